@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs every Debian package simtsync needs that is missing. Idempotent and non-interactive;
+# used by both README commands and by .ci/run.
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libcli11-dev libfmt-dev
+      nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev python3)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
