@@ -147,8 +147,12 @@ InstAttrs Instruction::attrs() const {
   for (Mod m : mods) {
     switch (mod_category(m)) {
       case ModCategory::kType:
-        if (ntypes++ == 0) a.stype = dtype_of_mod(m);
-        a.type = dtype_of_mod(m);
+        // Two types (cvt.dtype.stype, set.dtype.stype): the first is the destination's.
+        if (ntypes++ == 0) {
+          a.type = dtype_of_mod(m);
+        } else {
+          a.stype = dtype_of_mod(m);
+        }
         break;
       case ModCategory::kCmp: a.cmp = m; break;
       case ModCategory::kOp: a.op = m; break;

@@ -109,8 +109,9 @@ struct Operand {
 
 // Decoded view of an instruction's modifiers.
 struct InstAttrs {
-  DType type = DType::kNone;   // last type modifier (the destination/operation type)
-  DType stype = DType::kNone;  // first type modifier when there are two (cvt: .dtype.stype)
+  DType type = DType::kNone;   // first type modifier: the operation / destination type
+  DType stype = DType::kNone;  // second type modifier when there are two (cvt.dtype.stype:
+                               // the source type); equal to `type` otherwise
   Space space = Space::kNone;
   std::optional<Mod> cmp;      // setp/set comparison
   std::optional<Mod> op;       // boolean op (setp/set), atomic op (atom/red), bar.red op

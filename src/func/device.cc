@@ -1,0 +1,90 @@
+#include "func/device.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "func/functional_runner.h"
+
+namespace simtsync::func {
+
+Device::Device(DeviceOptions opts) : opts_(opts) {
+  if (opts_.warp_size == 0 || opts_.warp_size > 64)
+    throw usage_error(fmt::format("warp size {} is out of range [1, 64]", opts_.warp_size));
+}
+
+Device::~Device() = default;
+
+Addr Device::malloc(std::uint64_t bytes, const std::string& what) {
+  return mem_.allocate(bytes, what);
+}
+
+void Device::free(Addr a) { mem_.unmap(a); }
+
+void Device::copy_to_device(Addr dst, const void* src, std::uint64_t n) {
+  if (n && !mem_.valid(dst, static_cast<unsigned>(std::min<std::uint64_t>(n, 1u << 31))))
+    throw usage_error(fmt::format("copy to device: [{:#x}, +{}) is not inside one allocation",
+                                  dst, n));
+  mem_.write(dst, src, n);
+}
+
+void Device::copy_to_host(void* dst, Addr src, std::uint64_t n) {
+  if (n && !mem_.valid(src, static_cast<unsigned>(std::min<std::uint64_t>(n, 1u << 31))))
+    throw usage_error(fmt::format("copy to host: [{:#x}, +{}) is not inside one allocation",
+                                  src, n));
+  mem_.read(src, dst, n);
+}
+
+void Device::memset(Addr dst, std::uint8_t value, std::uint64_t n) {
+  std::vector<std::uint8_t> buf(n, value);
+  copy_to_device(dst, buf.data(), n);
+}
+
+int Device::load_module(ptx::Module module) {
+  modules_.push_back(std::make_unique<ptx::Module>(std::move(module)));
+  programs_.push_back(std::make_unique<Program>(*modules_.back(), mem_));
+  return static_cast<int>(programs_.size()) - 1;
+}
+
+LaunchResult Device::launch(int module, const std::string& kernel, Dim3 grid, Dim3 block,
+                            const KernelArgs& args, std::uint32_t dynamic_shared) {
+  const Program& prog = *programs_.at(static_cast<size_t>(module));
+  const DecodedFunction* k = prog.kernel(kernel);
+  if (!k) throw usage_error(fmt::format("no kernel '{}' in module {}", kernel, prog.module().path));
+  if (args.values().size() != k->param_offsets.size())
+    throw usage_error(fmt::format("kernel '{}' takes {} parameters, {} given", kernel,
+                                  k->param_offsets.size(), args.values().size()));
+  for (size_t i = 0; i < args.values().size(); ++i) {
+    const auto& v = args.values()[i];
+    if (v.size() != k->param_sizes[i])
+      throw usage_error(fmt::format("kernel '{}' parameter {} is {} bytes, {} given", kernel, i,
+                                    k->param_sizes[i], v.size()));
+    mem_.write(k->param_buffer + k->param_offsets[i], v.data(), v.size());
+  }
+  if (grid.count() == 0 || block.count() == 0 || block.count() > 1024)
+    throw usage_error(fmt::format("bad launch shape grid ({},{},{}) block ({},{},{})", grid.x,
+                                  grid.y, grid.z, block.x, block.y, block.z));
+  FunctionalRunner runner(prog, mem_, opts_);
+  LaunchResult r = runner.run(*k, grid, block, dynamic_shared);
+  auto add = [](ExecStats& t, const ExecStats& s) {
+    t.warp_instructions += s.warp_instructions;
+    t.thread_instructions += s.thread_instructions;
+    t.branches += s.branches;
+    t.divergent_branches += s.divergent_branches;
+    t.loads += s.loads;
+    t.stores += s.stores;
+    t.atomics += s.atomics;
+    t.shared_accesses += s.shared_accesses;
+    t.local_accesses += s.local_accesses;
+    t.barriers += s.barriers;
+    t.fences += s.fences;
+    t.calls += s.calls;
+    t.sfu_ops += s.sfu_ops;
+    t.warp_ops += s.warp_ops;
+    t.cas_attempts += s.cas_attempts;
+    t.cas_failures += s.cas_failures;
+  };
+  add(totals_, r.stats);
+  return r;
+}
+
+}  // namespace simtsync::func

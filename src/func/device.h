@@ -1,0 +1,95 @@
+// The host API: what a CUDA host program does with a device, for simtsync's workloads and
+// tools. Allocate/free/copy device memory, load PTX modules, launch kernels.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "func/exec_stats.h"
+#include "func/global_memory.h"
+#include "func/program.h"
+#include "func/watchdog.h"
+#include "ptx/ir.h"
+
+namespace simtsync::func {
+
+// Kernel arguments, packed in declaration order.
+class KernelArgs {
+ public:
+  template <typename T>
+  KernelArgs& add(const T& v) {
+    std::vector<std::uint8_t> b(sizeof(T));
+    std::memcpy(b.data(), &v, sizeof(T));
+    values_.push_back(std::move(b));
+    return *this;
+  }
+  const std::vector<std::vector<std::uint8_t>>& values() const { return values_; }
+
+ private:
+  std::vector<std::vector<std::uint8_t>> values_;
+};
+
+struct DeviceOptions {
+  unsigned warp_size = 32;
+  WatchdogOptions watchdog;
+  bool trace = false;  // print every executed warp instruction to stderr
+};
+
+// How a launch ended. A fault throws simtsync::Error(kKernelFault) instead.
+struct LaunchResult {
+  bool completed = false;       // false: the watchdog stopped it (deadlock/livelock)
+  std::string watchdog_reason;
+  std::string watchdog_report;
+  ExecStats stats;
+};
+
+class Device {
+ public:
+  explicit Device(DeviceOptions opts = {});
+  ~Device();
+
+  Addr malloc(std::uint64_t bytes, const std::string& what = "device buffer");
+  void free(Addr a);
+  void copy_to_device(Addr dst, const void* src, std::uint64_t n);
+  void copy_to_host(void* dst, Addr src, std::uint64_t n);
+  void memset(Addr dst, std::uint8_t value, std::uint64_t n);
+  template <typename T>
+  Addr upload(const std::vector<T>& v, const std::string& what = "device buffer") {
+    Addr a = malloc(std::max<std::uint64_t>(v.size() * sizeof(T), 1), what);
+    if (!v.empty()) copy_to_device(a, v.data(), v.size() * sizeof(T));
+    return a;
+  }
+  template <typename T>
+  std::vector<T> download(Addr a, std::size_t count) {
+    std::vector<T> v(count);
+    if (count) copy_to_host(v.data(), a, count * sizeof(T));
+    return v;
+  }
+
+  // Loads a module (parsed IR). Returns its handle. The device keeps the module alive.
+  int load_module(ptx::Module module);
+  const Program& program(int module) const { return *programs_[static_cast<size_t>(module)]; }
+
+  // Runs a kernel to completion in the functional mode (all CTAs resident, warps stepped
+  // round-robin one instruction at a time).
+  LaunchResult launch(int module, const std::string& kernel, Dim3 grid, Dim3 block,
+                      const KernelArgs& args, std::uint32_t dynamic_shared = 0);
+
+  GlobalMemory& memory() { return mem_; }
+  const DeviceOptions& options() const { return opts_; }
+  // Statistics summed over every launch so far.
+  const ExecStats& totals() const { return totals_; }
+
+ private:
+  DeviceOptions opts_;
+  GlobalMemory mem_;
+  std::vector<std::unique_ptr<ptx::Module>> modules_;
+  std::vector<std::unique_ptr<Program>> programs_;
+  ExecStats totals_;
+};
+
+}  // namespace simtsync::func

@@ -1,0 +1,303 @@
+// Integer and logic instruction semantics (PTX ISA: wrap-around arithmetic, .sat, .hi/.lo/.wide).
+#include <fmt/format.h>
+
+#include <bit>
+#include <limits>
+
+#include "func/bits.h"
+#include "func/executor.h"
+
+namespace simtsync::func {
+
+using ptx::Opcode;
+
+namespace {
+
+std::uint64_t mul_hi_u64(std::uint64_t a, std::uint64_t b) {
+  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+std::uint64_t mul_hi_s64(std::int64_t a, std::int64_t b) {
+  return static_cast<std::uint64_t>(static_cast<__int128>(a) * b >> 64);
+}
+
+std::int64_t clamp_s32(std::int64_t v) {
+  return std::min<std::int64_t>(std::max<std::int64_t>(v, std::numeric_limits<std::int32_t>::min()),
+                                std::numeric_limits<std::int32_t>::max());
+}
+
+// Full product, then the half the instruction asks for. Results are raw bits.
+std::uint64_t multiply(const ptx::InstAttrs& a, std::uint64_t x, std::uint64_t y, unsigned bytes,
+                       bool sgn) {
+  if (bytes >= 8) {
+    if (a.hi) return sgn ? mul_hi_s64(static_cast<std::int64_t>(x), static_cast<std::int64_t>(y))
+                         : mul_hi_u64(x, y);
+    return x * y;
+  }
+  std::uint64_t full = sgn ? static_cast<std::uint64_t>(sext_bytes(x, bytes) * sext_bytes(y, bytes))
+                           : trunc_bytes(x, bytes) * trunc_bytes(y, bytes);
+  if (a.wide) return trunc_bytes(full, 2 * bytes);
+  if (a.hi) return trunc_bytes(full >> (8 * bytes), bytes);
+  return trunc_bytes(full, bytes);
+}
+
+std::uint64_t bfe(std::uint64_t a, unsigned pos, unsigned len, unsigned bits, bool sgn) {
+  pos &= 0xff;
+  len &= 0xff;
+  if (len == 0) return 0;
+  std::uint64_t shifted = pos >= 64 ? 0 : a >> pos;
+  bool sbit = false;
+  if (sgn) {
+    unsigned top = std::min(pos + len - 1, bits - 1);
+    sbit = (a >> top) & 1;
+  }
+  std::uint64_t r;
+  if (len >= 64) {
+    r = shifted;
+  } else {
+    r = shifted & ((std::uint64_t{1} << len) - 1);
+    if (sgn && sbit) r |= ~((std::uint64_t{1} << len) - 1);
+    if (sgn && pos >= bits) r = sbit ? ~std::uint64_t{0} : 0;
+  }
+  return trunc_bytes(r, bits / 8);
+}
+
+std::uint64_t bfi(std::uint64_t a, std::uint64_t b, unsigned pos, unsigned len, unsigned bits) {
+  pos &= 0xff;
+  len &= 0xff;
+  if (len == 0 || pos >= bits) return b;
+  std::uint64_t mask = len >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << len) - 1);
+  mask <<= pos;
+  return trunc_bytes((b & ~mask) | ((a << pos) & mask), bits / 8);
+}
+
+std::uint32_t prmt(std::uint32_t a, std::uint32_t b, std::uint32_t c, const ptx::Instruction* ir) {
+  std::uint64_t x = (std::uint64_t{b} << 32) | a;
+  auto byte = [&](unsigned i) { return static_cast<std::uint32_t>((x >> (8 * (i & 7))) & 0xff); };
+  std::uint32_t r = 0;
+  std::optional<ptx::Mod> mode;
+  if (ir)
+    for (auto m : ir->mods)
+      if (ptx::mod_category(m) == ptx::ModCategory::kPrmt) mode = m;
+  if (!mode) {
+    for (unsigned i = 0; i < 4; ++i) {
+      unsigned sel = (c >> (4 * i)) & 0xf;
+      std::uint32_t v = byte(sel & 7);
+      if (sel & 8) v = (v & 0x80) ? 0xff : 0;
+      r |= v << (8 * i);
+    }
+    return r;
+  }
+  unsigned s = c & 3;
+  unsigned idx[4];
+  switch (*mode) {
+    case ptx::Mod::kF4e: for (unsigned i = 0; i < 4; ++i) idx[i] = (s + i) & 7; break;
+    case ptx::Mod::kB4e: for (unsigned i = 0; i < 4; ++i) idx[i] = (s + 8 - i) & 7; break;
+    case ptx::Mod::kRc8: for (unsigned i = 0; i < 4; ++i) idx[i] = s; break;
+    case ptx::Mod::kEcl: for (unsigned i = 0; i < 4; ++i) idx[i] = std::max(i, s); break;
+    case ptx::Mod::kEcr: for (unsigned i = 0; i < 4; ++i) idx[i] = std::min(i, s); break;
+    default:  // rc16
+      for (unsigned i = 0; i < 4; ++i) idx[i] = ((s & 1) * 2) + (i & 1);
+  }
+  for (unsigned i = 0; i < 4; ++i) r |= byte(idx[i]) << (8 * i);
+  return r;
+}
+
+}  // namespace
+
+void Executor::exec_int(Warp& w, const ExecInst& in, LaneMask m) {
+  const ptx::InstAttrs& a = in.a;
+  const unsigned bytes = std::max(1u, ptx::dtype_bytes(a.type));
+  const unsigned bits = 8 * bytes;
+  const bool sgn = ptx::dtype_is_signed(a.type);
+  const bool pred = a.type == ptx::DType::kPred;
+  std::uint64_t* d = in.dst[0] == kNoReg ? nullptr : w.reg(in.dst[0]);
+  auto src = [&](int k, unsigned lane) { return value(w, in.src[k], lane); };
+  auto put = [&](unsigned lane, std::uint64_t v) {
+    if (d) d[lane] = v;
+  };
+
+  for (int li : lanes(m)) {
+    const unsigned l = static_cast<unsigned>(li);
+    const std::uint64_t x = in.nsrc > 0 ? src(0, l) : 0;
+    const std::uint64_t y = in.nsrc > 1 ? src(1, l) : 0;
+    const std::uint64_t z = in.nsrc > 2 ? src(2, l) : 0;
+    const std::int64_t sx = sext_bytes(x, bytes), sy = sext_bytes(y, bytes);
+    const std::uint64_t ux = trunc_bytes(x, bytes), uy = trunc_bytes(y, bytes);
+    std::uint64_t r = 0;
+    switch (in.op) {
+      case Opcode::kAdd:
+      case Opcode::kAddc: {
+        std::uint64_t carry_in = in.op == Opcode::kAddc ? w.carry[l] : 0;
+        if (a.sat && sgn) {
+          r = static_cast<std::uint64_t>(clamp_s32(sx + sy));
+        } else {
+          r = ux + uy + carry_in;
+        }
+        if (a.cc) w.carry[l] = static_cast<std::uint8_t>(bytes >= 8 ? (r < ux || (carry_in && r == ux))
+                                                                    : (r >> bits) & 1);
+        r = trunc_bytes(r, bytes);
+        break;
+      }
+      case Opcode::kSub:
+      case Opcode::kSubc: {
+        std::uint64_t borrow = in.op == Opcode::kSubc ? w.carry[l] : 0;
+        if (a.sat && sgn) {
+          r = static_cast<std::uint64_t>(clamp_s32(sx - sy));
+        } else {
+          r = ux - uy - borrow;
+        }
+        if (a.cc) w.carry[l] = static_cast<std::uint8_t>(ux < uy + borrow);
+        r = trunc_bytes(r, bytes);
+        break;
+      }
+      case Opcode::kMul: r = multiply(a, x, y, bytes, sgn); break;
+      case Opcode::kMad:
+      case Opcode::kMadc: {
+        std::uint64_t p = multiply(a, x, y, bytes, sgn);
+        unsigned rb = a.wide ? 2 * bytes : bytes;
+        if (a.sat && sgn && a.hi) {
+          r = static_cast<std::uint64_t>(clamp_s32(sext_bytes(p, 4) + sext_bytes(z, 4)));
+        } else {
+          r = p + z + (in.op == Opcode::kMadc ? w.carry[l] : 0);
+        }
+        r = trunc_bytes(r, rb);
+        break;
+      }
+      case Opcode::kMul24:
+      case Opcode::kMad24: {
+        std::int64_t p = sgn ? sext_bytes(x & 0xffffff, 3) * sext_bytes(y & 0xffffff, 3)
+                             : static_cast<std::int64_t>((x & 0xffffff) * (y & 0xffffff));
+        std::uint64_t up = static_cast<std::uint64_t>(p);
+        r = a.hi ? (up >> 16) : up;
+        if (in.op == Opcode::kMad24) r += z;
+        r = trunc_bytes(r, 4);
+        break;
+      }
+      case Opcode::kSad:
+        r = trunc_bytes((sgn ? static_cast<std::uint64_t>(sx > sy ? sx - sy : sy - sx)
+                             : (ux > uy ? ux - uy : uy - ux)) + z, bytes);
+        break;
+      case Opcode::kDiv:
+        if (uy == 0) {
+          r = trunc_bytes(~std::uint64_t{0}, bytes);  // what the hardware sequence returns
+        } else if (sgn) {
+          r = (sy == -1) ? trunc_bytes(static_cast<std::uint64_t>(-sx), bytes)
+                         : trunc_bytes(static_cast<std::uint64_t>(sx / sy), bytes);
+        } else {
+          r = ux / uy;
+        }
+        break;
+      case Opcode::kRem:
+        if (uy == 0) {
+          r = ux;
+        } else if (sgn) {
+          r = sy == -1 ? 0 : trunc_bytes(static_cast<std::uint64_t>(sx % sy), bytes);
+        } else {
+          r = ux % uy;
+        }
+        break;
+      case Opcode::kAbs: r = trunc_bytes(static_cast<std::uint64_t>(sx < 0 ? -sx : sx), bytes); break;
+      case Opcode::kNeg: r = trunc_bytes(static_cast<std::uint64_t>(-sx), bytes); break;
+      case Opcode::kMin: r = trunc_bytes(sgn ? static_cast<std::uint64_t>(std::min(sx, sy)) : std::min(ux, uy), bytes); break;
+      case Opcode::kMax: r = trunc_bytes(sgn ? static_cast<std::uint64_t>(std::max(sx, sy)) : std::max(ux, uy), bytes); break;
+      case Opcode::kPopc: r = static_cast<std::uint64_t>(std::popcount(ux)); break;
+      case Opcode::kClz: r = static_cast<std::uint64_t>(std::countl_zero(ux) - (64 - static_cast<int>(bits))); break;
+      case Opcode::kBfind: {
+        std::uint64_t v = sgn && sx < 0 ? trunc_bytes(~x, bytes) : ux;
+        if (v == 0) {
+          r = 0xffffffffu;
+        } else {
+          unsigned msb = 63 - static_cast<unsigned>(std::countl_zero(v));
+          r = a.to ? msb : msb;
+          if (in.ir && in.ir->has(ptx::Mod::kShiftamt)) r = bits - 1 - msb;
+        }
+        break;
+      }
+      case Opcode::kBrev: {
+        std::uint64_t v = 0;
+        for (unsigned i = 0; i < bits; ++i)
+          if ((ux >> i) & 1) v |= std::uint64_t{1} << (bits - 1 - i);
+        r = v;
+        break;
+      }
+      case Opcode::kBfe: r = bfe(x, static_cast<unsigned>(y), static_cast<unsigned>(z), bits, sgn); break;
+      case Opcode::kBfi: r = bfi(x, y, static_cast<unsigned>(z), static_cast<unsigned>(src(3, l)), bits); break;
+      case Opcode::kAnd: r = pred ? (x & y & 1) : trunc_bytes(x & y, bytes); break;
+      case Opcode::kOr: r = pred ? ((x | y) & 1) : trunc_bytes(x | y, bytes); break;
+      case Opcode::kXor: r = pred ? ((x ^ y) & 1) : trunc_bytes(x ^ y, bytes); break;
+      case Opcode::kNot: r = pred ? (x & 1) ^ 1 : trunc_bytes(~x, bytes); break;
+      case Opcode::kCnot: r = ux == 0 ? 1 : 0; break;
+      case Opcode::kLop3: {
+        std::uint64_t lut = src(3, l) & 0xff;
+        std::uint64_t v = 0;
+        for (unsigned i = 0; i < bits; ++i) {
+          unsigned k = static_cast<unsigned>(((x >> i) & 1) << 2 | ((y >> i) & 1) << 1 | ((z >> i) & 1));
+          v |= ((lut >> k) & 1) << i;
+        }
+        r = v;
+        break;
+      }
+      case Opcode::kShl: {
+        std::uint64_t s = trunc_bytes(y, 4);
+        r = s >= bits ? 0 : trunc_bytes(ux << s, bytes);
+        break;
+      }
+      case Opcode::kShr: {
+        std::uint64_t s = trunc_bytes(y, 4);
+        if (sgn) {
+          r = trunc_bytes(static_cast<std::uint64_t>(sx >> std::min<std::uint64_t>(s, bits - 1)), bytes);
+        } else {
+          r = s >= bits ? 0 : ux >> s;
+        }
+        break;
+      }
+      case Opcode::kShf: {
+        // shf.{l,r}.{clamp,wrap}.b32 d, a(lo), b(hi), c
+        std::uint64_t n = trunc_bytes(z, 4);
+        n = in.ir && in.ir->has(ptx::Mod::kClamp) ? std::min<std::uint64_t>(n, 32) : (n & 31);
+        std::uint64_t v = (trunc_bytes(y, 4) << 32) | trunc_bytes(x, 4);
+        bool left = in.ir && in.ir->has(ptx::Mod::kLeft);
+        r = left ? trunc_bytes((v << n) >> 32, 4) : trunc_bytes(v >> n, 4);
+        break;
+      }
+      case Opcode::kPrmt:
+        r = prmt(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y),
+                 static_cast<std::uint32_t>(z), in.ir);
+        break;
+      case Opcode::kDp4a: {
+        bool sa = sgn;
+        bool sb = ptx::dtype_is_signed(a.stype);
+        std::int64_t acc = sext_bytes(z, 4);
+        for (unsigned i = 0; i < 4; ++i) {
+          std::uint64_t ea = (x >> (8 * i)) & 0xff, eb = (y >> (8 * i)) & 0xff;
+          acc += (sa ? sext_bytes(ea, 1) : static_cast<std::int64_t>(ea)) *
+                 (sb ? sext_bytes(eb, 1) : static_cast<std::int64_t>(eb));
+        }
+        r = trunc_bytes(static_cast<std::uint64_t>(acc), 4);
+        break;
+      }
+      case Opcode::kBmsk: {
+        std::uint64_t pos = x & 0xff, len = y & 0xff;
+        std::uint64_t mask = len >= 32 ? 0xffffffffu : ((std::uint64_t{1} << len) - 1);
+        r = pos >= 32 ? 0 : trunc_bytes(mask << pos, 4);
+        break;
+      }
+      case Opcode::kSzext: {
+        std::uint64_t n = std::min<std::uint64_t>(y & 0xff, 32);
+        if (n == 0) {
+          r = 0;
+        } else {
+          r = sgn ? trunc_bytes(static_cast<std::uint64_t>(sext_bytes(x << (64 - n), 8) >> (64 - n)), 4)
+                  : trunc_bytes(x & ((std::uint64_t{1} << n) - 1), 4);
+        }
+        break;
+      }
+      default:
+        fault(w, l, in, fmt::format("integer opcode '{}' with type .{} is not supported",
+                                    ptx::opcode_name(in.op), ptx::dtype_name(a.type)));
+    }
+    put(l, r);
+  }
+}
+
+}  // namespace simtsync::func

@@ -1,0 +1,215 @@
+// Loads, stores and atomics in two steps (see executor.h): generate() resolves addresses and
+// captures operands at issue; perform() touches memory when the memory side says so.
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "func/bits.h"
+#include "func/executor.h"
+
+namespace simtsync::func {
+
+using ptx::DType;
+using ptx::Mod;
+using ptx::Opcode;
+using ptx::Space;
+
+void Executor::generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& acc) {
+  const ptx::InstAttrs& a = in.a;
+  acc.inst = &in;
+  acc.mask = exec;
+  acc.bytes = std::max(1u, ptx::dtype_bytes(a.type));
+  acc.vec = a.vec;
+  const bool atomic = in.op == Opcode::kAtom || in.op == Opcode::kRed;
+  for (int li : lanes(exec)) {
+    const unsigned l = static_cast<unsigned>(li);
+    Addr addr = 0;
+    Space sp = a.space;
+    switch (in.mem.base) {
+      case MemRef::Base::kReg: addr = w.reg(in.mem.reg)[l] + static_cast<Addr>(in.mem.offset); break;
+      case MemRef::Base::kAbsolute: addr = static_cast<Addr>(in.mem.offset); break;
+      case MemRef::Base::kFrame:
+        addr = w.frame_base + static_cast<Addr>(in.mem.offset);
+        sp = Space::kLocal;
+        break;
+      case MemRef::Base::kNone: break;
+    }
+    if (sp == Space::kNone || sp == Space::kGeneric) {
+      if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
+        sp = Space::kShared;
+        addr -= kSharedWindow;
+      } else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) {
+        sp = Space::kLocal;
+        addr -= kLocalWindow;
+      } else {
+        sp = Space::kGlobal;
+      }
+    } else if (sp == Space::kConst || sp == Space::kParam) {
+      sp = Space::kGlobal;  // const variables and kernel parameters live in global memory
+    }
+    acc.addr[l] = addr;
+    acc.space[l] = static_cast<std::uint8_t>(sp);
+    if (in.op == Opcode::kSt || atomic) {
+      for (unsigned k = 0; k < in.nsrc && k < 4; ++k) acc.data[l][k] = value(w, in.src[k], l);
+    }
+  }
+}
+
+std::uint8_t* Executor::lane_ptr(Warp& w, unsigned lane, std::uint8_t space, Addr a,
+                                 unsigned bytes, bool write, const ExecInst& in) {
+  if (bytes > 1 && (a % std::min(bytes, 16u)) != 0)
+    fault(w, lane, in, fmt::format("misaligned {}-byte {} access at address {:#x}", bytes,
+                                   ptx::space_name(static_cast<Space>(space)), a));
+  switch (static_cast<Space>(space)) {
+    case Space::kShared: {
+      Cta& c = ctas_[static_cast<size_t>(w.cta)];
+      if (a + bytes > c.shared.size())
+        fault(w, lane, in, fmt::format("out-of-bounds shared-memory {} at offset {:#x} (CTA has {} "
+                                       "bytes)", write ? "write" : "read", a, c.shared.size()));
+      return &c.shared[a];
+    }
+    case Space::kLocal: return w.local(lane, a, bytes);
+    default: return nullptr;
+  }
+}
+
+void Executor::perform(Warp& w, MemAccess& acc) {
+  const ExecInst& in = *acc.inst;
+  const ptx::InstAttrs& a = in.a;
+  const unsigned n = acc.bytes;
+  const bool sgn = ptx::dtype_is_signed(a.type);
+  auto read = [&](unsigned l, Addr addr, std::uint8_t sp) -> std::uint64_t {
+    std::uint64_t v = 0;
+    if (static_cast<Space>(sp) == Space::kGlobal) {
+      if (!mem_.valid(addr, n))
+        fault(w, l, in, fmt::format("out-of-bounds global read of {} bytes at {:#x}: {}", n, addr,
+                                    mem_.describe(addr)));
+      if (n > 1 && addr % std::min(n, 16u) != 0)
+        fault(w, l, in, fmt::format("misaligned {}-byte global read at {:#x}", n, addr));
+      mem_.read(addr, &v, std::min(n, 8u));
+    } else {
+      std::memcpy(&v, lane_ptr(w, l, sp, addr, n, false, in), std::min(n, 8u));
+    }
+    return v;
+  };
+  // Returns true when memory changed.
+  auto write = [&](unsigned l, Addr addr, std::uint8_t sp, std::uint64_t v) -> bool {
+    if (static_cast<Space>(sp) == Space::kGlobal) {
+      if (!mem_.valid(addr, n))
+        fault(w, l, in, fmt::format("out-of-bounds global write of {} bytes at {:#x}: {}", n,
+                                    addr, mem_.describe(addr)));
+      if (n > 1 && addr % std::min(n, 16u) != 0)
+        fault(w, l, in, fmt::format("misaligned {}-byte global write at {:#x}", n, addr));
+      std::uint64_t old = 0;
+      mem_.read(addr, &old, n);
+      if (std::memcmp(&old, &v, n) == 0) return false;
+      mem_.write(addr, &v, n);
+      return true;
+    }
+    std::uint8_t* p = lane_ptr(w, l, sp, addr, n, true, in);
+    if (std::memcmp(p, &v, n) == 0) return false;
+    std::memcpy(p, &v, n);
+    return true;
+  };
+
+  bool changed = false;
+  const Space sp0 = static_cast<Space>(acc.space[first_lane(acc.mask)]);
+  if (sp0 == Space::kShared) ++stats_.shared_accesses;
+  if (sp0 == Space::kLocal) ++stats_.local_accesses;
+
+  switch (in.op) {
+    case Opcode::kLd:
+    case Opcode::kLdu: {
+      ++stats_.loads;
+      for (int li : lanes(acc.mask)) {
+        const unsigned l = static_cast<unsigned>(li);
+        for (unsigned k = 0; k < acc.vec; ++k) {
+          std::uint64_t v = read(l, acc.addr[l] + k * n, acc.space[l]);
+          if (sgn) v = static_cast<std::uint64_t>(sext_bytes(v, n));
+          if (in.dst[k] != kNoReg) w.reg(in.dst[k])[l] = v;
+        }
+      }
+      break;
+    }
+    case Opcode::kSt: {
+      ++stats_.stores;
+      for (int li : lanes(acc.mask)) {
+        const unsigned l = static_cast<unsigned>(li);
+        for (unsigned k = 0; k < acc.vec; ++k)
+          changed |= write(l, acc.addr[l] + k * n, acc.space[l], trunc_bytes(acc.data[l][k], n));
+      }
+      break;
+    }
+    case Opcode::kAtom:
+    case Opcode::kRed: {
+      ++stats_.atomics;
+      const Mod op = a.op.value_or(Mod::kAddOp);
+      const bool is_float = ptx::dtype_is_float(a.type);
+      // Lanes are serialized in lane order, as an atomic unit processes them.
+      for (int li : lanes(acc.mask)) {
+        const unsigned l = static_cast<unsigned>(li);
+        const std::uint64_t old = read(l, acc.addr[l], acc.space[l]);
+        const std::uint64_t b = acc.data[l][0], c = acc.data[l][1];
+        std::uint64_t nv = old;
+        switch (op) {
+          case Mod::kAddOp:
+            if (a.type == DType::kF32) {
+              nv = bits_f32(as_f32(old) + as_f32(b));
+            } else if (a.type == DType::kF64) {
+              nv = bits_f64(as_f64(old) + as_f64(b));
+            } else if (a.type == DType::kF16) {
+              nv = float_to_half(half_to_float(static_cast<std::uint16_t>(old)) +
+                                 half_to_float(static_cast<std::uint16_t>(b)));
+            } else {
+              nv = old + b;
+            }
+            break;
+          case Mod::kMinOp:
+          case Mod::kMaxOp: {
+            bool take_b;
+            if (is_float) {
+              double x = a.type == DType::kF64 ? as_f64(old) : as_f32(old);
+              double y = a.type == DType::kF64 ? as_f64(b) : as_f32(b);
+              take_b = op == Mod::kMinOp ? y < x : y > x;
+            } else if (sgn) {
+              std::int64_t x = sext_bytes(old, n), y = sext_bytes(b, n);
+              take_b = op == Mod::kMinOp ? y < x : y > x;
+            } else {
+              std::uint64_t x = trunc_bytes(old, n), y = trunc_bytes(b, n);
+              take_b = op == Mod::kMinOp ? y < x : y > x;
+            }
+            nv = take_b ? b : old;
+            break;
+          }
+          case Mod::kIncOp: nv = trunc_bytes(old, n) >= trunc_bytes(b, n) ? 0 : old + 1; break;
+          case Mod::kDecOp:
+            nv = (trunc_bytes(old, n) == 0 || trunc_bytes(old, n) > trunc_bytes(b, n)) ? b : old - 1;
+            break;
+          case Mod::kAndOp: nv = old & b; break;
+          case Mod::kOrOp: nv = old | b; break;
+          case Mod::kXorOp: nv = old ^ b; break;
+          case Mod::kExchOp: nv = b; break;
+          case Mod::kCasOp:
+            ++stats_.cas_attempts;
+            if (trunc_bytes(old, n) == trunc_bytes(b, n)) {
+              nv = c;
+            } else {
+              ++stats_.cas_failures;
+            }
+            break;
+          default:
+            fault(w, l, in, fmt::format("atomic operation .{} is not supported", ptx::mod_name(op)));
+        }
+        changed |= write(l, acc.addr[l], acc.space[l], trunc_bytes(nv, n));
+        if (in.op == Opcode::kAtom && in.dst[0] != kNoReg)
+          w.reg(in.dst[0])[l] = sgn ? static_cast<std::uint64_t>(sext_bytes(old, n))
+                                    : trunc_bytes(old, n);
+      }
+      break;
+    }
+    default: break;
+  }
+  if (changed) ++progress_;
+}
+
+}  // namespace simtsync::func

@@ -1,0 +1,266 @@
+#include "func/executor.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "common/error.h"
+
+namespace simtsync::func {
+
+using ptx::Opcode;
+
+Executor::Executor(const Program& prog, GlobalMemory& mem, const LaunchInfo& launch,
+                   std::vector<Warp>& warps, std::vector<Cta>& ctas)
+    : prog_(prog), mem_(mem), launch_(launch), warps_(warps), ctas_(ctas) {}
+
+std::uint64_t Executor::special(const Warp& w, const Src& s, unsigned lane) const {
+  const Cta& c = ctas_[static_cast<size_t>(w.cta)];
+  auto comp = [&](const Dim3& d) -> std::uint64_t {
+    return s.component == 1 ? d.y : s.component == 2 ? d.z : d.x;
+  };
+  switch (s.sreg) {
+    case ptx::SpecialReg::kTid: return w.tid[s.component < 0 ? 0 : s.component][lane];
+    case ptx::SpecialReg::kNtid: return comp(launch_.block);
+    case ptx::SpecialReg::kCtaid: return comp(c.ctaid);
+    case ptx::SpecialReg::kNctaid: return comp(launch_.grid);
+    case ptx::SpecialReg::kLaneid: return lane;
+    case ptx::SpecialReg::kWarpid: return static_cast<std::uint64_t>(w.warp_in_cta);
+    case ptx::SpecialReg::kNwarpid: return launch_.warps_per_cta;
+    case ptx::SpecialReg::kSmid: return 0;
+    case ptx::SpecialReg::kNsmid: return 1;
+    case ptx::SpecialReg::kGridid: return 0;
+    case ptx::SpecialReg::kLanemaskEq: return std::uint64_t{1} << lane;
+    case ptx::SpecialReg::kLanemaskLe: return (std::uint64_t{2} << lane) - 1;
+    case ptx::SpecialReg::kLanemaskLt: return (std::uint64_t{1} << lane) - 1;
+    case ptx::SpecialReg::kLanemaskGe: return ~((std::uint64_t{1} << lane) - 1) & 0xffffffffu;
+    case ptx::SpecialReg::kLanemaskGt: return ~((std::uint64_t{2} << lane) - 1) & 0xffffffffu;
+    case ptx::SpecialReg::kClock: return steps_ & 0xffffffffu;
+    case ptx::SpecialReg::kClockHi: return steps_ >> 32;
+    case ptx::SpecialReg::kClock64:
+    case ptx::SpecialReg::kGlobaltimer: return steps_;
+    case ptx::SpecialReg::kGlobaltimerLo: return steps_ & 0xffffffffu;
+    case ptx::SpecialReg::kGlobaltimerHi: return steps_ >> 32;
+    case ptx::SpecialReg::kDynamicSmemSize: return launch_.dynamic_shared;
+    case ptx::SpecialReg::kTotalSmemSize: return c.shared.size();
+    case ptx::SpecialReg::kWarpsz: return launch_.warp_size;
+  }
+  return 0;
+}
+
+std::uint64_t Executor::value(const Warp& w, const Src& s, unsigned lane) const {
+  switch (s.kind) {
+    case Src::Kind::kReg: return w.reg(s.reg)[lane] ^ (s.negate ? 1 : 0);
+    case Src::Kind::kImm: return s.imm;
+    case Src::Kind::kSpecial: return special(w, s, lane);
+    case Src::Kind::kFrameAddr: return w.frame_base + s.imm;
+    case Src::Kind::kNone: return 0;
+  }
+  return 0;
+}
+
+LaneMask Executor::guard_mask(const Warp& w, const ExecInst& in, LaneMask active) const {
+  if (in.guard == kNoReg) return active;
+  const std::uint64_t* p = w.reg(in.guard);
+  LaneMask m = 0;
+  for (int l : lanes(active))
+    if ((p[l] != 0) != in.guard_negate) m |= LaneMask{1} << l;
+  return m;
+}
+
+void Executor::fault(const Warp& w, unsigned lane, const ExecInst& in,
+                     const std::string& what) const {
+  const Cta& c = ctas_[static_cast<size_t>(w.cta)];
+  const DecodedFunction& fn = prog_.function_at(in.pc);
+  throw Error(ExitCode::kKernelFault,
+              fmt::format("kernel fault in '{}': {}\n  CTA ({},{},{}) thread ({},{},{}) warp {} "
+                          "lane {}\n  at PC {:#x} ({}+{:#x}) `{}` ({})",
+                          launch_.kernel->name, what, c.ctaid.x, c.ctaid.y, c.ctaid.z,
+                          w.tid[0][lane], w.tid[1][lane], w.tid[2][lane], w.warp_in_cta, lane,
+                          in.pc, fn.name, in.pc - fn.base_pc,
+                          in.ir ? ptx::opcode_name(in.op) : "?", prog_.source_of(in)));
+}
+
+void Executor::finish_lanes(Warp& w, LaneMask m) {
+  w.simt->exit(m);
+  if (w.simt->finished() && w.state != WarpState::kFinished) {
+    w.state = WarpState::kFinished;
+    ++progress_;
+    Cta& c = ctas_[static_cast<size_t>(w.cta)];
+    --c.live_warps;
+    // A warp that exits no longer holds back barriers waiting for the whole CTA.
+    release_barriers(c);
+  }
+}
+
+StepResult Executor::step(Warp& w) {
+  if (w.state == WarpState::kFinished) return StepResult::kFinished;
+  if (w.state == WarpState::kAtBarrier) return StepResult::kBarrierWait;
+  ++steps_;
+  const DecodedFunction& fn = prog_.functions()[static_cast<size_t>(w.function)];
+  const Pc pc = w.simt->pc();
+  const std::uint64_t idx = (pc - fn.base_pc) / kInstSize;
+  if (pc < fn.base_pc || idx >= fn.code.size()) {
+    // Fell off the end of the function: an implicit return.
+    if (w.calls.empty()) {
+      finish_lanes(w, w.simt->active());
+    } else {
+      exec_ret(w, w.simt->active());
+    }
+    return w.state == WarpState::kFinished ? StepResult::kFinished : StepResult::kExecuted;
+  }
+  const ExecInst& in = fn.code[idx];
+  const LaneMask active = w.simt->active();
+  const LaneMask m = guard_mask(w, in, active);
+  ++stats_.warp_instructions;
+  stats_.thread_instructions += static_cast<std::uint64_t>(popcount(active));
+  const Pc next = pc + kInstSize;
+
+  switch (ptx::opcode_unit(in.op)) {
+    case ptx::UnitClass::kInt:
+    case ptx::UnitClass::kFp:
+    case ptx::UnitClass::kSfu:
+      switch (in.op) {
+        case Opcode::kSetp:
+        case Opcode::kSet:
+        case Opcode::kSelp:
+        case Opcode::kSlct:
+        case Opcode::kTestp: exec_compare(w, in, m); break;
+        case Opcode::kMov:
+        case Opcode::kCvta:
+        case Opcode::kIsspacep: exec_move(w, in, m); break;
+        case Opcode::kCvt: exec_cvt(w, in, m); break;
+        default:
+          if (ptx::dtype_is_float(in.a.type) || ptx::opcode_unit(in.op) == ptx::UnitClass::kSfu) {
+            if (ptx::opcode_unit(in.op) == ptx::UnitClass::kSfu) ++stats_.sfu_ops;
+            exec_float(w, in, m);
+          } else {
+            exec_int(w, in, m);
+          }
+      }
+      w.simt->advance(next);
+      return StepResult::kExecuted;
+    case ptx::UnitClass::kMem:
+    case ptx::UnitClass::kAtomic:
+      if (in.op != Opcode::kPrefetch && in.op != Opcode::kPrefetchu && m != 0) {
+        generate(w, in, m, scratch_);
+        perform(w, scratch_);
+      }
+      w.simt->advance(next);
+      return StepResult::kExecuted;
+    case ptx::UnitClass::kFence:
+      ++stats_.fences;
+      w.simt->advance(next);
+      return StepResult::kExecuted;
+    case ptx::UnitClass::kWarp:
+      ++stats_.warp_ops;
+      exec_warp_op(w, in, active, m);
+      w.simt->advance(next);
+      return StepResult::kExecuted;
+    case ptx::UnitClass::kBarrier: return exec_barrier(w, in, m);
+    case ptx::UnitClass::kMisc:
+      w.simt->advance(next);
+      return StepResult::kExecuted;
+    case ptx::UnitClass::kCtrl: break;
+  }
+
+  switch (in.op) {
+    case Opcode::kBra: {
+      ++stats_.branches;
+      if (m != 0 && m != active) ++stats_.divergent_branches;
+      w.simt->branch(m, in.target_pc, next, in.reconv_pc);
+      return StepResult::kExecuted;
+    }
+    case Opcode::kCall:
+      if (m != active) fault(w, first_lane(active & ~m), in, "predicated call is not supported");
+      ++stats_.calls;
+      exec_call(w, in, m);
+      return StepResult::kExecuted;
+    case Opcode::kRet:
+      if (w.calls.empty()) {
+        finish_lanes(w, m);
+        if (!w.simt->finished() && m != active) w.simt->advance(next);
+      } else if (m == active) {
+        exec_ret(w, m);
+      } else {
+        // Some threads return, the rest fall through: they diverge until the function's exit.
+        w.simt->branch(m, kExitPc, next, in.reconv_pc);
+      }
+      return w.state == WarpState::kFinished ? StepResult::kFinished : StepResult::kExecuted;
+    case Opcode::kExit:
+      finish_lanes(w, m);
+      if (!w.simt->finished() && m != active) w.simt->advance(next);
+      return w.state == WarpState::kFinished ? StepResult::kFinished : StepResult::kExecuted;
+    case Opcode::kTrap:
+      if (m != 0) fault(w, first_lane(m), in, "trap instruction executed");
+      w.simt->advance(next);
+      return StepResult::kExecuted;
+    default:
+      fault(w, first_lane(active), in, fmt::format("opcode '{}' is not executable",
+                                                   ptx::opcode_name(in.op)));
+  }
+}
+
+void Executor::exec_call(Warp& w, const ExecInst& in, LaneMask m) {
+  const auto& fns = prog_.functions();
+  const DecodedFunction& caller = fns[static_cast<size_t>(w.function)];
+  const DecodedFunction& callee = fns[static_cast<size_t>(in.callee)];
+  CallFrame cf;
+  cf.callee = in.callee;
+  cf.caller = w.function;
+  cf.mask = m;
+  cf.rets = in.call_rets;
+  cf.caller_frame = caller.frame_size;
+  // Save the callee's registers of the calling threads: with recursion the callee may already
+  // be live further down this thread's call chain.
+  cf.saved.reserve(std::size_t{callee.nregs} * static_cast<unsigned>(popcount(m)));
+  for (std::uint32_t r = 0; r < callee.nregs; ++r) {
+    const std::uint64_t* v = w.reg(callee.reg_base + r);
+    for (int l : lanes(m)) cf.saved.push_back(v[l]);
+  }
+  // Copy arguments into the callee's parameter slots (its frame follows the caller's).
+  const std::uint64_t callee_base = w.frame_base + caller.frame_size;
+  for (size_t k = 0; k < in.call_args.size() && k < callee.param_offsets.size(); ++k) {
+    unsigned n = callee.param_sizes[k];
+    for (int l : lanes(m)) {
+      std::uint8_t* src = w.local(static_cast<unsigned>(l), w.frame_base + in.call_args[k], n);
+      std::uint8_t tmp[64];
+      std::memcpy(tmp, src, std::min(n, 64u));
+      std::memcpy(w.local(static_cast<unsigned>(l), callee_base + callee.param_offsets[k], n), tmp,
+                  std::min(n, 64u));
+    }
+  }
+  w.calls.push_back(std::move(cf));
+  w.frame_base = callee_base;
+  w.function = in.callee;
+  w.simt->call(callee.base_pc, in.pc + kInstSize);
+}
+
+void Executor::exec_ret(Warp& w, LaneMask m) {
+  if (!w.simt->ret()) return;  // other threads of the call are still inside the function
+  const auto& fns = prog_.functions();
+  CallFrame& cf = w.calls.back();
+  const DecodedFunction& callee = fns[static_cast<size_t>(cf.callee)];
+  const std::uint64_t caller_base = w.frame_base - cf.caller_frame;
+  // Copy return values to the caller's retval variables, then restore the callee's registers.
+  for (size_t k = 0; k < cf.rets.size() && k < callee.ret_offsets.size(); ++k) {
+    unsigned n = std::min(callee.ret_sizes[k], 64u);
+    for (int l : lanes(cf.mask)) {
+      std::uint8_t tmp[64];
+      std::memcpy(tmp, w.local(static_cast<unsigned>(l), w.frame_base + callee.ret_offsets[k], n),
+                  n);
+      std::memcpy(w.local(static_cast<unsigned>(l), caller_base + cf.rets[k], n), tmp, n);
+    }
+  }
+  size_t i = 0;
+  for (std::uint32_t r = 0; r < callee.nregs; ++r) {
+    std::uint64_t* v = w.reg(callee.reg_base + r);
+    for (int l : lanes(cf.mask)) v[l] = cf.saved[i++];
+  }
+  w.frame_base = caller_base;
+  w.function = cf.caller;
+  w.calls.pop_back();
+  (void)m;
+}
+
+}  // namespace simtsync::func

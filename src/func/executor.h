@@ -1,0 +1,99 @@
+// Instruction semantics: executes one instruction of one warp on the functional state.
+//
+// Memory instructions execute in two steps so a timing model can place each effect in time:
+// generate() computes per-lane addresses (and store/atomic operands) into a MemAccess when the
+// instruction issues; perform() reads, writes or applies the atomic when the memory side says
+// so, writing load/atomic results to registers. The functional mode calls both at once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "func/cta.h"
+#include "func/exec_stats.h"
+#include "func/global_memory.h"
+#include "func/lane_mask.h"
+#include "func/program.h"
+#include "func/warp.h"
+
+namespace simtsync::func {
+
+struct LaunchInfo {
+  const DecodedFunction* kernel = nullptr;
+  Dim3 grid, block;
+  unsigned warp_size = 32;
+  std::uint32_t dynamic_shared = 0;
+  unsigned warps_per_cta = 0;
+};
+
+// One memory instruction in flight for one warp.
+struct MemAccess {
+  const ExecInst* inst = nullptr;
+  LaneMask mask = 0;
+  unsigned bytes = 0;     // bytes per element
+  unsigned vec = 1;
+  Addr addr[64];          // resolved per lane: global address, shared or local offset
+  std::uint8_t space[64]; // ptx::Space per lane (generic resolved to its window)
+  std::uint64_t data[64][4];  // store data / atomic operands (b, c)
+};
+
+// Outcome of one step, for the scheduler.
+enum class StepResult : std::uint8_t { kExecuted, kBarrierWait, kFinished };
+
+class Executor {
+ public:
+  Executor(const Program& prog, GlobalMemory& mem, const LaunchInfo& launch,
+           std::vector<Warp>& warps, std::vector<Cta>& ctas);
+
+  // Executes the instruction at the warp's PC for its active threads.
+  StepResult step(Warp& w);
+
+  // Memory two-step interface (see file comment).
+  void generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& acc);
+  void perform(Warp& w, MemAccess& acc);
+
+  ExecStats& stats() { return stats_; }
+  // Bumped whenever the machine makes visible progress: memory changes value, a warp
+  // finishes, a barrier releases. The watchdog watches it.
+  std::uint64_t progress() const { return progress_; }
+  std::uint64_t steps() const { return steps_; }
+  const Program& program() const { return prog_; }
+  const LaunchInfo& launch() const { return launch_; }
+
+ private:
+  std::uint64_t value(const Warp& w, const Src& s, unsigned lane) const;
+  std::uint64_t special(const Warp& w, const Src& s, unsigned lane) const;
+  LaneMask guard_mask(const Warp& w, const ExecInst& in, LaneMask active) const;
+
+  void exec_int(Warp& w, const ExecInst& in, LaneMask m);
+  void exec_float(Warp& w, const ExecInst& in, LaneMask m);
+  void exec_cvt(Warp& w, const ExecInst& in, LaneMask m);
+  void exec_compare(Warp& w, const ExecInst& in, LaneMask m);
+  void exec_move(Warp& w, const ExecInst& in, LaneMask m);
+  void exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMask m);
+  StepResult exec_barrier(Warp& w, const ExecInst& in, LaneMask m);
+  void exec_call(Warp& w, const ExecInst& in, LaneMask m);
+  void exec_ret(Warp& w, LaneMask m);
+  void finish_lanes(Warp& w, LaneMask m);
+  void release_barriers(Cta& c);
+
+  // Per-lane access helpers used by perform().
+  std::uint8_t* lane_ptr(Warp& w, unsigned lane, std::uint8_t space, Addr a, unsigned bytes,
+                         bool write, const ExecInst& in);
+  [[noreturn]] void fault(const Warp& w, unsigned lane, const ExecInst& in,
+                          const std::string& what) const;
+
+  const Program& prog_;
+  GlobalMemory& mem_;
+  LaunchInfo launch_;
+  std::vector<Warp>& warps_;
+  std::vector<Cta>& ctas_;
+  ExecStats stats_;
+  std::uint64_t progress_ = 0;
+  std::uint64_t steps_ = 0;
+  MemAccess scratch_;
+};
+
+}  // namespace simtsync::func

@@ -1,0 +1,88 @@
+#include "func/global_memory.h"
+
+#include <fmt/format.h>
+
+#include "common/check.h"
+
+namespace simtsync::func {
+
+void GlobalMemory::map(Addr addr, std::uint64_t size, std::string what) {
+  ranges_[addr] = Range{addr + size, std::move(what)};
+  cache_lo_ = 1;
+  cache_hi_ = 0;
+}
+
+void GlobalMemory::unmap(Addr addr) {
+  ranges_.erase(addr);
+  cache_lo_ = 1;
+  cache_hi_ = 0;
+}
+
+Addr GlobalMemory::allocate(std::uint64_t size, std::string what) {
+  Addr a = next_alloc_;
+  map(a, size, std::move(what));
+  next_alloc_ = (a + size + 256 + 255) & ~Addr{255};
+  return a;
+}
+
+bool GlobalMemory::valid_slow(Addr addr, unsigned size) const {
+  auto it = ranges_.upper_bound(addr);
+  if (it == ranges_.begin()) return false;
+  --it;
+  if (addr + size > it->second.end) return false;
+  cache_lo_ = it->first;
+  cache_hi_ = it->second.end;
+  return true;
+}
+
+std::string GlobalMemory::describe(Addr addr) const {
+  auto it = ranges_.upper_bound(addr);
+  if (it == ranges_.begin()) return "below every mapped buffer";
+  --it;
+  if (addr < it->second.end)
+    return fmt::format("inside {} (+{:#x})", it->second.what, addr - it->first);
+  return fmt::format("{} bytes past the end of {} [{:#x}, {:#x})", addr - it->second.end,
+                     it->second.what, it->first, it->second.end);
+}
+
+std::uint8_t* GlobalMemory::page_ptr(Addr a) {
+  Addr p = a >> kPageBits;
+  if (p != last_page_) {
+    auto& slot = pages_[p];
+    if (!slot) {
+      slot = std::make_unique<std::uint8_t[]>(kPageSize);
+      std::memset(slot.get(), 0, kPageSize);
+    }
+    last_page_ = p;
+    last_ptr_ = slot.get();
+  }
+  return last_ptr_ + (a & (kPageSize - 1));
+}
+
+const std::uint8_t* GlobalMemory::page_ptr_const(Addr a) const {
+  return const_cast<GlobalMemory*>(this)->page_ptr(a);
+}
+
+void GlobalMemory::read(Addr addr, void* dst, std::uint64_t n) const {
+  auto* d = static_cast<std::uint8_t*>(dst);
+  while (n > 0) {
+    std::uint64_t chunk = std::min<std::uint64_t>(n, kPageSize - (addr & (kPageSize - 1)));
+    std::memcpy(d, page_ptr_const(addr), chunk);
+    d += chunk;
+    addr += chunk;
+    n -= chunk;
+  }
+}
+
+void GlobalMemory::write(Addr addr, const void* src, std::uint64_t n) {
+  const auto* s = static_cast<const std::uint8_t*>(src);
+  while (n > 0) {
+    std::uint64_t chunk = std::min<std::uint64_t>(n, kPageSize - (addr & (kPageSize - 1)));
+    std::memcpy(page_ptr(addr), s, chunk);
+    s += chunk;
+    addr += chunk;
+    n -= chunk;
+  }
+}
+
+}  // namespace simtsync::func

@@ -1,0 +1,75 @@
+// The device's global memory: a sparse 64-bit address space of 4 KiB pages, plus the table of
+// mapped ranges (allocations and module variables) that decides what is a valid access.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/types.h"
+
+namespace simtsync::func {
+
+class GlobalMemory {
+ public:
+  static constexpr unsigned kPageBits = 12;
+  static constexpr Addr kPageSize = Addr{1} << kPageBits;
+  static constexpr Addr kHeapBase = 0x0000'0007'0000'0000ULL;  // first cudaMalloc address
+
+  // Maps [addr, addr+size) as valid (zero filled). `what` names it in fault reports.
+  void map(Addr addr, std::uint64_t size, std::string what);
+  void unmap(Addr addr);
+  // Bump allocator over the heap; allocations are 256-byte aligned with a gap between them so
+  // that running off the end of one buffer is reported instead of corrupting its neighbour.
+  Addr allocate(std::uint64_t size, std::string what);
+  // True when [addr, addr+size) lies inside one mapped range.
+  bool valid(Addr addr, unsigned size) const {
+    if (addr >= cache_lo_ && addr + size <= cache_hi_) return true;
+    return valid_slow(addr, size);
+  }
+  // Name of the mapped range nearest to addr (for fault messages).
+  std::string describe(Addr addr) const;
+
+  void read(Addr addr, void* dst, std::uint64_t n) const;
+  void write(Addr addr, const void* src, std::uint64_t n);
+  template <typename T>
+  T load(Addr a) const {
+    T v;
+    if ((a & (kPageSize - 1)) + sizeof(T) <= kPageSize) {
+      std::memcpy(&v, page_ptr_const(a), sizeof(T));
+    } else {
+      read(a, &v, sizeof(T));
+    }
+    return v;
+  }
+  template <typename T>
+  void store(Addr a, T v) {
+    if ((a & (kPageSize - 1)) + sizeof(T) <= kPageSize) {
+      std::memcpy(page_ptr(a), &v, sizeof(T));
+    } else {
+      write(a, &v, sizeof(T));
+    }
+  }
+
+ private:
+  struct Range {
+    Addr end;
+    std::string what;
+  };
+  bool valid_slow(Addr addr, unsigned size) const;
+  std::uint8_t* page_ptr(Addr a);
+  const std::uint8_t* page_ptr_const(Addr a) const;
+
+  std::map<Addr, Range> ranges_;  // start -> range
+  mutable Addr cache_lo_ = 1, cache_hi_ = 0;
+  mutable Addr last_page_ = ~Addr{0};
+  mutable std::uint8_t* last_ptr_ = nullptr;
+  mutable std::unordered_map<Addr, std::unique_ptr<std::uint8_t[]>> pages_;
+  Addr next_alloc_ = kHeapBase;
+};
+
+}  // namespace simtsync::func

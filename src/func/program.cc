@@ -1,0 +1,444 @@
+#include "func/program.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <set>
+
+#include "analysis/reconvergence.h"
+#include "common/error.h"
+#include "func/global_memory.h"
+
+namespace simtsync::func {
+namespace {
+
+using ptx::Operand;
+
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+
+unsigned var_align(const ptx::Variable& v) {
+  return v.align ? v.align : std::max(1u, ptx::dtype_bytes(v.type) * v.vec);
+}
+
+// Where a symbol lives, as seen from one instruction.
+struct SymbolRef {
+  enum class Kind { kNone, kFrame, kGlobal, kShared, kFunction } kind = Kind::kNone;
+  std::uint64_t value = 0;  // frame offset, global address, shared offset, function index
+};
+
+}  // namespace
+
+Program::Program(const ptx::Module& module, GlobalMemory& mem) : module_(module) {
+  // Module variables: .global and .const live in global memory (const-space addresses are
+  // global addresses); .shared get offsets in every CTA's shared memory.
+  Addr next = kModuleVarBase;
+  for (const auto& v : module_.globals) {
+    if (v.space == ptx::Space::kShared) continue;
+    if (v.linkage == "extern" && v.space != ptx::Space::kShared) continue;
+    next = align_up(next, std::max(8u, var_align(v)));
+    std::uint64_t size = std::max<std::uint64_t>(v.size_bytes(), 1);
+    mem.map(next, size, fmt::format("{} variable '{}'", ptx::space_name(v.space), v.name));
+    // Initializer: flattened elements of the variable's type.
+    unsigned es = ptx::dtype_bytes(v.type);
+    Addr a = next;
+    for (const auto& iv : v.init) {
+      std::uint64_t bits = 0;
+      switch (iv.kind) {
+        case ptx::InitValue::Kind::kInt: bits = static_cast<std::uint64_t>(iv.i); break;
+        case ptx::InitValue::Kind::kF32:
+        case ptx::InitValue::Kind::kF64: bits = iv.fbits; break;
+        case ptx::InitValue::Kind::kSymbol:
+        case ptx::InitValue::Kind::kGenericSymbol: {
+          auto it = global_addr_.find(iv.symbol);
+          bits = (it == global_addr_.end() ? 0 : it->second) + static_cast<std::uint64_t>(iv.i);
+          break;
+        }
+      }
+      if (a + es <= next + size) mem.write(a, &bits, es);
+      a += es;
+    }
+    global_addr_[v.name] = next;
+    next += size;
+  }
+  layout_shared();
+
+  // Register slots and PCs per function.
+  for (const auto& f : module_.functions) {
+    if (f.is_declaration) continue;
+    DecodedFunction df;
+    df.ir = &f;
+    df.name = f.name;
+    df.is_entry = f.is_entry;
+    df.base_pc = f.base_pc;
+    df.reg_base = total_regs_;
+    df.nregs = static_cast<std::uint32_t>(f.regs.size());
+    total_regs_ += df.nregs;
+    functions_.push_back(std::move(df));
+  }
+  next = align_up(next, 256);
+  for (auto& df : functions_) {
+    if (!df.is_entry) continue;
+    std::uint64_t off = 0;
+    for (const auto& p : df.ir->params) {
+      off = align_up(off, var_align(p));
+      df.param_offsets.push_back(off);
+      df.param_sizes.push_back(static_cast<std::uint32_t>(p.size_bytes()));
+      off += p.size_bytes();
+    }
+    df.param_buffer_size = std::max<std::uint64_t>(off, 8);
+    df.param_buffer = next;
+    mem.map(next, df.param_buffer_size, fmt::format("parameters of kernel '{}'", df.name));
+    next = align_up(next + df.param_buffer_size, 256);
+  }
+  for (auto& df : functions_) decode_function(df, mem);
+  // Kernels share one static shared layout (module .shared variables and function-scope ones).
+  for (auto& df : functions_) df.static_shared = static_shared_total_;
+}
+
+void Program::layout_shared() {
+  std::uint32_t off = 0;
+  for (const auto& v : module_.globals) {
+    if (v.space != ptx::Space::kShared) continue;
+    off = static_cast<std::uint32_t>(align_up(off, var_align(v)));
+    shared_off_[v.name] = off;
+    off += static_cast<std::uint32_t>(v.size_bytes());  // extern [] arrays have size 0
+  }
+  // Dynamic shared memory (extern .shared arrays) starts after the static part.
+  std::uint32_t dyn = static_cast<std::uint32_t>(align_up(off, 16));
+  for (const auto& v : module_.globals)
+    if (v.space == ptx::Space::kShared && v.size_bytes() == 0) shared_off_[v.name] = dyn;
+  static_shared_total_ = dyn;
+}
+
+std::uint32_t Program::shared_offset(const std::string& var) const {
+  auto it = shared_off_.find(var);
+  return it == shared_off_.end() ? 0 : it->second;
+}
+
+const DecodedFunction* Program::kernel(const std::string& name) const {
+  for (const auto& f : functions_)
+    if (f.is_entry && f.name == name) return &f;
+  return nullptr;
+}
+
+const DecodedFunction& Program::function_at(Pc pc) const {
+  const DecodedFunction* best = &functions_.front();
+  for (const auto& f : functions_)
+    if (f.base_pc <= pc) best = &f;
+  return *best;
+}
+
+const ExecInst* Program::at(Pc pc, const DecodedFunction** fn) const {
+  const DecodedFunction& f = function_at(pc);
+  if (fn) *fn = &f;
+  std::uint64_t i = (pc - f.base_pc) / kInstSize;
+  if (pc < f.base_pc || i >= f.code.size()) return nullptr;
+  return &f.code[i];
+}
+
+std::string Program::source_of(const ExecInst& in) const {
+  if (in.ir && in.ir->loc.line > 0) {
+    if (const auto* sf = module_.find_file(in.ir->loc.file)) {
+      std::string p = sf->path;
+      auto slash = p.find_last_of('/');
+      if (slash != std::string::npos) p = p.substr(slash + 1);
+      return fmt::format("{}:{}", p, in.ir->loc.line);
+    }
+    return fmt::format("line {}", in.ir->loc.line);
+  }
+  return fmt::format("{}:{}", module_.path, in.ir ? in.ir->ptx_line : 0);
+}
+
+void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
+  const ptx::Function& f = *df.ir;
+  auto fail = [&](const ptx::Instruction& in, const std::string& what) {
+    return unsupported_error(fmt::format("{}:{}: error: {} in function '{}'", module_.path,
+                                         in.ptx_line, what, f.name));
+  };
+
+  // Frame layout: params and return values of a .func, then every .local/.param variable
+  // declared in the body (top level and inside scopes). Scoped names may repeat, so scoped
+  // variables are keyed by (scope index, name).
+  std::uint64_t frame = 0;
+  std::map<std::string, std::uint64_t> top;
+  std::vector<std::map<std::string, std::uint64_t>> scoped(f.scopes.size());
+  auto place = [&](const ptx::Variable& v) {
+    frame = align_up(frame, var_align(v));
+    std::uint64_t o = frame;
+    frame += std::max<std::uint64_t>(v.size_bytes(), 1);
+    return o;
+  };
+  if (!f.is_entry) {
+    for (const auto& p : f.params) {
+      std::uint64_t o = place(p);
+      top[p.name] = o;
+      df.param_offsets.push_back(o);
+      df.param_sizes.push_back(static_cast<std::uint32_t>(p.size_bytes()));
+    }
+    for (const auto& r : f.rets) {
+      std::uint64_t o = place(r);
+      top[r.name] = o;
+      df.ret_offsets.push_back(o);
+      df.ret_sizes.push_back(static_cast<std::uint32_t>(r.size_bytes()));
+    }
+  }
+  std::map<std::string, std::uint32_t> local_shared;  // function-scope .shared variables
+  for (const auto& v : f.locals) {
+    if (v.space == ptx::Space::kShared) {
+      // Function-scope .shared behaves like a module .shared variable.
+      local_shared[v.name] = static_shared_total_;
+      static_shared_total_ += static_cast<std::uint32_t>(align_up(v.size_bytes(), 16));
+      continue;
+    }
+    top[v.name] = place(v);
+  }
+  for (size_t s = 0; s < f.scopes.size(); ++s)
+    for (const auto& v : f.scopes[s].vars) scoped[s][v.name] = place(v);
+  df.frame_size = static_cast<std::uint32_t>(align_up(frame, 16));
+
+  auto resolve = [&](const std::string& name, int index) -> SymbolRef {
+    int best = -1;
+    for (size_t s = 0; s < f.scopes.size(); ++s) {
+      const auto& sc = f.scopes[s];
+      if (index >= sc.begin && index < sc.end && scoped[s].count(name) &&
+          (best < 0 || sc.depth >= f.scopes[best].depth))
+        best = static_cast<int>(s);
+    }
+    if (best >= 0) return {SymbolRef::Kind::kFrame, scoped[best].at(name)};
+    if (auto it = top.find(name); it != top.end()) return {SymbolRef::Kind::kFrame, it->second};
+    if (f.is_entry) {
+      for (size_t i = 0; i < f.params.size(); ++i)
+        if (f.params[i].name == name)
+          return {SymbolRef::Kind::kGlobal, df.param_buffer + df.param_offsets[i]};
+    }
+    if (auto it = local_shared.find(name); it != local_shared.end())
+      return {SymbolRef::Kind::kShared, it->second};
+    if (auto it = global_addr_.find(name); it != global_addr_.end())
+      return {SymbolRef::Kind::kGlobal, it->second};
+    if (auto it = shared_off_.find(name); it != shared_off_.end())
+      return {SymbolRef::Kind::kShared, it->second};
+    for (size_t i = 0; i < functions_.size(); ++i)
+      if (functions_[i].name == name) return {SymbolRef::Kind::kFunction, i};
+    return {};
+  };
+
+  const auto reconv = analysis::ReconvergenceTable::compute(f);
+  std::set<std::string> shared_used;
+
+  df.code.resize(f.insts.size());
+  for (size_t i = 0; i < f.insts.size(); ++i) {
+    const ptx::Instruction& in = f.insts[i];
+    ExecInst& e = df.code[i];
+    e.op = in.opcode;
+    e.a = in.attrs();
+    e.pc = in.pc;
+    e.ir = &in;
+    e.index = static_cast<int>(i);
+    if (in.guard.reg >= 0) {
+      e.guard = df.reg_base + static_cast<std::uint32_t>(in.guard.reg);
+      e.guard_negate = in.guard.negate;
+    }
+    auto src_of = [&](const Operand& op) -> Src {
+      Src s;
+      s.negate = op.negate;
+      switch (op.kind) {
+        case Operand::Kind::kReg:
+          s.kind = Src::Kind::kReg;
+          s.reg = df.reg_base + static_cast<std::uint32_t>(op.reg);
+          break;
+        case Operand::Kind::kImmInt:
+          s.kind = Src::Kind::kImm;
+          s.imm = static_cast<std::uint64_t>(op.imm);
+          break;
+        case Operand::Kind::kImmF32:
+        case Operand::Kind::kImmF64:
+          s.kind = Src::Kind::kImm;
+          s.imm = op.fbits;
+          break;
+        case Operand::Kind::kSpecial:
+          s.kind = Src::Kind::kSpecial;
+          s.sreg = op.sreg;
+          s.component = static_cast<std::int8_t>(op.component);
+          break;
+        case Operand::Kind::kSymbol: {
+          SymbolRef r = resolve(op.name, static_cast<int>(i));
+          switch (r.kind) {
+            case SymbolRef::Kind::kFrame:
+              s.kind = Src::Kind::kFrameAddr;
+              s.imm = r.value + static_cast<std::uint64_t>(op.offset);
+              break;
+            case SymbolRef::Kind::kGlobal:
+            case SymbolRef::Kind::kShared:
+              if (r.kind == SymbolRef::Kind::kShared) shared_used.insert(op.name);
+              s.kind = Src::Kind::kImm;
+              s.imm = r.value + static_cast<std::uint64_t>(op.offset);
+              break;
+            default: throw fail(in, fmt::format("unknown symbol '{}'", op.name));
+          }
+          break;
+        }
+        default: throw fail(in, "unsupported operand");
+      }
+      return s;
+    };
+    auto dst_of = [&](const Operand& op) -> std::uint32_t {
+      if (op.kind == Operand::Kind::kSink) return kNoReg;
+      if (op.kind != Operand::Kind::kReg) throw fail(in, "destination is not a register");
+      return df.reg_base + static_cast<std::uint32_t>(op.reg);
+    };
+    auto mem_of = [&](const Operand& op) {
+      MemRef m;
+      m.offset = op.offset;
+      if (op.reg >= 0) {
+        m.base = MemRef::Base::kReg;
+        m.reg = df.reg_base + static_cast<std::uint32_t>(op.reg);
+      } else if (!op.name.empty()) {
+        SymbolRef r = resolve(op.name, static_cast<int>(i));
+        switch (r.kind) {
+          case SymbolRef::Kind::kFrame:
+            m.base = MemRef::Base::kFrame;
+            m.offset += static_cast<std::int64_t>(r.value);
+            break;
+          case SymbolRef::Kind::kGlobal:
+          case SymbolRef::Kind::kShared:
+            if (r.kind == SymbolRef::Kind::kShared) shared_used.insert(op.name);
+            m.base = MemRef::Base::kAbsolute;
+            m.offset += static_cast<std::int64_t>(r.value);
+            break;
+          default: throw fail(in, fmt::format("unknown symbol '{}' in address", op.name));
+        }
+      } else {
+        m.base = MemRef::Base::kAbsolute;
+      }
+      return m;
+    };
+
+    const auto& ops = in.operands;
+    auto add_src = [&](const Operand& op) {
+      if (e.nsrc >= 4) throw fail(in, "too many source operands");
+      e.src[e.nsrc++] = src_of(op);
+    };
+    switch (in.opcode) {
+      case ptx::Opcode::kBra:
+        if (ops.empty() || ops[0].kind != Operand::Kind::kLabel || ops[0].target < 0)
+          throw fail(in, "branch without a resolved label");
+        e.target_pc = f.insts[static_cast<size_t>(ops[0].target)].pc;
+        e.reconv_pc = reconv.rpc_by_inst(static_cast<int>(i)).value_or(kExitPc);
+        break;
+      case ptx::Opcode::kCall: {
+        // call (rets), callee, (args)
+        const Operand* rets = nullptr;
+        const Operand* callee = nullptr;
+        const Operand* args = nullptr;
+        for (const auto& op : ops) {
+          if (op.kind == Operand::Kind::kSymbol && !callee) {
+            callee = &op;
+          } else if (op.kind == Operand::Kind::kList) {
+            (callee ? args : rets) = &op;
+          }
+        }
+        if (!callee) throw fail(in, "indirect calls are not supported");
+        SymbolRef r = resolve(callee->name, static_cast<int>(i));
+        if (r.kind != SymbolRef::Kind::kFunction)
+          throw fail(in, fmt::format("call to '{}', which has no body in this module",
+                                     callee->name));
+        e.callee = static_cast<int>(r.value);
+        auto offsets = [&](const Operand* list, std::vector<std::uint64_t>& out) {
+          if (!list) return;
+          for (const auto& el : list->elems) {
+            SymbolRef a = resolve(el.name, static_cast<int>(i));
+            if (el.kind != Operand::Kind::kSymbol || a.kind != SymbolRef::Kind::kFrame)
+              throw fail(in, "call arguments must be .param variables");
+            out.push_back(a.value);
+          }
+        };
+        offsets(rets, e.call_rets);
+        offsets(args, e.call_args);
+        break;
+      }
+      case ptx::Opcode::kLd:
+      case ptx::Opcode::kLdu:
+        // ld dst|{dsts}, [addr]
+        if (ops.size() != 2 || ops[1].kind != Operand::Kind::kAddress)
+          throw fail(in, "malformed load");
+        if (ops[0].kind == Operand::Kind::kVector) {
+          for (const auto& el : ops[0].elems) e.dst[e.ndst++] = dst_of(el);
+        } else {
+          e.dst[e.ndst++] = dst_of(ops[0]);
+        }
+        e.mem = mem_of(ops[1]);
+        break;
+      case ptx::Opcode::kSt:
+        if (ops.size() != 2 || ops[0].kind != Operand::Kind::kAddress)
+          throw fail(in, "malformed store");
+        e.mem = mem_of(ops[0]);
+        if (ops[1].kind == Operand::Kind::kVector) {
+          for (const auto& el : ops[1].elems) add_src(el);
+        } else {
+          add_src(ops[1]);
+        }
+        break;
+      case ptx::Opcode::kAtom:
+      case ptx::Opcode::kRed: {
+        size_t k = 0;
+        if (in.opcode == ptx::Opcode::kAtom) e.dst[e.ndst++] = dst_of(ops.at(k++));
+        if (k >= ops.size() || ops[k].kind != Operand::Kind::kAddress)
+          throw fail(in, "malformed atomic");
+        e.mem = mem_of(ops[k++]);
+        for (; k < ops.size(); ++k) add_src(ops[k]);
+        break;
+      }
+      case ptx::Opcode::kPrefetch:
+      case ptx::Opcode::kPrefetchu:
+        break;
+      case ptx::Opcode::kRet:
+      case ptx::Opcode::kExit:
+        e.reconv_pc = reconv.rpc_by_inst(static_cast<int>(i)).value_or(kExitPc);
+        break;
+      default: {
+        // Generic form: destinations first (setp may have a pair), then sources.
+        size_t ndst = 0;
+        switch (in.opcode) {
+          case ptx::Opcode::kSt:
+          case ptx::Opcode::kRed:
+          case ptx::Opcode::kBar:
+          case ptx::Opcode::kBarrier:
+          case ptx::Opcode::kMembar:
+          case ptx::Opcode::kFence:
+          case ptx::Opcode::kRet:
+          case ptx::Opcode::kExit:
+          case ptx::Opcode::kTrap:
+          case ptx::Opcode::kBrkpt:
+          case ptx::Opcode::kNop:
+          case ptx::Opcode::kNanosleep:
+          case ptx::Opcode::kPmevent:
+            ndst = 0;
+            break;
+          case ptx::Opcode::kBrx: throw fail(in, "indirect branches (brx) are not supported");
+          default: ndst = ops.empty() ? 0 : 1;
+        }
+        // bar.red.popc.u32 d, a{, b}, p  has a destination.
+        if ((in.opcode == ptx::Opcode::kBar || in.opcode == ptx::Opcode::kBarrier) && e.a.red)
+          ndst = 1;
+        for (size_t k = 0; k < ops.size(); ++k) {
+          const Operand& op = ops[k];
+          if (k < ndst) {
+            if (op.kind == Operand::Kind::kVector) {
+              for (const auto& el : op.elems) e.dst[e.ndst++] = dst_of(el);
+            } else {
+              e.dst[e.ndst++] = dst_of(op);
+              if (op.reg2 >= 0) e.dst[e.ndst++] = df.reg_base + static_cast<std::uint32_t>(op.reg2);
+            }
+          } else if (op.kind == Operand::Kind::kVector) {
+            for (const auto& el : op.elems) add_src(el);
+          } else {
+            add_src(op);
+          }
+        }
+      }
+    }
+  }
+  (void)shared_used;
+  (void)mem;
+}
+
+}  // namespace simtsync::func

@@ -1,0 +1,114 @@
+// A PTX module decoded for execution: per-instruction operands resolved to register slots,
+// immediates, special registers and addresses; branch targets and reconvergence PCs resolved;
+// variables laid out in their state spaces. Built once per loaded module, read-only afterwards.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "ptx/ir.h"
+
+namespace simtsync::func {
+
+class GlobalMemory;
+
+// Generic-address windows (cvta): shared and local addresses are offsets inside these.
+inline constexpr Addr kSharedWindow = 0x0000'7F00'0000'0000ULL;
+inline constexpr Addr kLocalWindow = 0x0000'7E00'0000'0000ULL;
+inline constexpr Addr kWindowSize = 0x0000'0001'0000'0000ULL;
+inline constexpr Addr kModuleVarBase = 0x0000'0006'0000'0000ULL;  // module .global/.const
+
+// A source operand.
+struct Src {
+  enum class Kind : std::uint8_t { kNone, kReg, kImm, kSpecial, kFrameAddr };
+  Kind kind = Kind::kNone;
+  bool negate = false;          // !%p
+  std::uint32_t reg = 0;        // absolute register slot
+  std::uint64_t imm = 0;        // immediate bits, or frame offset for kFrameAddr
+  ptx::SpecialReg sreg = ptx::SpecialReg::kTid;
+  std::int8_t component = -1;
+};
+
+// The address operand of a memory instruction.
+struct MemRef {
+  enum class Base : std::uint8_t { kNone, kReg, kAbsolute, kFrame };
+  Base base = Base::kNone;
+  std::uint32_t reg = 0;
+  std::int64_t offset = 0;      // added to the register, absolute address, or frame offset
+};
+
+inline constexpr std::uint32_t kNoReg = ~std::uint32_t{0};
+
+struct ExecInst {
+  ptx::Opcode op = ptx::Opcode::kNop;
+  ptx::InstAttrs a;
+  std::uint32_t guard = kNoReg;  // predicate register slot
+  bool guard_negate = false;
+  std::uint8_t ndst = 0;
+  std::uint32_t dst[4] = {kNoReg, kNoReg, kNoReg, kNoReg};  // kNoReg = sink
+  std::uint8_t nsrc = 0;
+  Src src[4];
+  MemRef mem;
+  Pc pc = 0;
+  Pc target_pc = 0;      // branch target
+  Pc reconv_pc = 0;      // branch reconvergence point (kExitPc: virtual exit)
+  int callee = -1;       // call: index of the callee in Program::functions()
+  std::vector<std::uint64_t> call_args;  // call: caller frame offsets of argument variables
+  std::vector<std::uint64_t> call_rets;  // call: caller frame offsets of return variables
+  bool spin_mark = false;  // reserved: annotated spin-inducing branch
+  const ptx::Instruction* ir = nullptr;
+  int index = 0;         // index inside its function
+};
+
+struct DecodedFunction {
+  const ptx::Function* ir = nullptr;
+  std::string name;
+  bool is_entry = false;
+  Pc base_pc = 0;
+  std::uint32_t reg_base = 0;   // first register slot of this function
+  std::uint32_t nregs = 0;
+  std::uint32_t frame_size = 0; // bytes of per-thread frame (.local and .param variables)
+  std::vector<std::uint64_t> param_offsets;  // .func: frame offsets of params; .entry: buffer
+  std::vector<std::uint64_t> ret_offsets;
+  std::vector<std::uint32_t> param_sizes;
+  std::vector<std::uint32_t> ret_sizes;
+  std::uint64_t param_buffer_size = 0;  // .entry only
+  Addr param_buffer = 0;                // .entry only: global address of the parameter buffer
+  std::uint32_t static_shared = 0;      // .entry only: bytes of static shared memory it uses
+  std::vector<ExecInst> code;
+};
+
+class Program {
+ public:
+  // Decodes `module` and maps its .global/.const variables (and kernel parameter buffers) into
+  // `mem`. The module must outlive the Program. Throws simtsync::Error(kUnsupported) for
+  // constructs the functional model does not execute, naming file:line.
+  Program(const ptx::Module& module, GlobalMemory& mem);
+
+  const ptx::Module& module() const { return module_; }
+  const std::vector<DecodedFunction>& functions() const { return functions_; }
+  const DecodedFunction* kernel(const std::string& name) const;
+  std::uint32_t total_regs() const { return total_regs_; }
+  // Function and instruction index for a PC (nullptr when no instruction is there).
+  const ExecInst* at(Pc pc, const DecodedFunction** fn = nullptr) const;
+  const DecodedFunction& function_at(Pc pc) const;
+  // "file.cu:LINE" for an instruction, or "PTXFILE:LINE" without .loc.
+  std::string source_of(const ExecInst& in) const;
+  std::uint32_t shared_offset(const std::string& var) const;
+
+ private:
+  void layout_shared();
+  void decode_function(DecodedFunction& df, GlobalMemory& mem);
+
+  const ptx::Module& module_;
+  std::vector<DecodedFunction> functions_;
+  std::map<std::string, Addr> global_addr_;       // module .global/.const variables
+  std::map<std::string, std::uint32_t> shared_off_;  // module .shared variables
+  std::uint32_t static_shared_total_ = 0;
+  std::uint32_t total_regs_ = 0;
+};
+
+}  // namespace simtsync::func

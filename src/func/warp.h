@@ -1,0 +1,75 @@
+// Architectural state of one warp: per-lane registers (register-major, lanes contiguous),
+// per-lane local memory, the reconvergence unit, and the call frames that save a callee's
+// registers so recursion works per thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/types.h"
+#include "func/lane_mask.h"
+#include "timing/simt/i_reconvergence.h"
+
+namespace simtsync::func {
+
+struct CallFrame {
+  int callee = -1;                   // index in Program::functions()
+  int caller = -1;
+  LaneMask mask = 0;                 // threads that entered the call
+  std::vector<std::uint64_t> saved;  // callee registers of those threads before the call
+  std::vector<std::uint64_t> rets;   // caller frame offsets to copy return values to
+  std::uint64_t caller_frame = 0;    // caller's frame size (the callee frame starts after it)
+};
+
+enum class WarpState : std::uint8_t { kRunning, kAtBarrier, kFinished };
+
+class Warp {
+ public:
+  Warp(unsigned warp_size, std::uint32_t total_regs) : size_(warp_size) {
+    regs_.assign(std::size_t{total_regs} * warp_size, 0);
+  }
+
+  unsigned size() const { return size_; }
+  std::uint64_t* reg(std::uint32_t slot) { return &regs_[std::size_t{slot} * size_]; }
+  const std::uint64_t* reg(std::uint32_t slot) const { return &regs_[std::size_t{slot} * size_]; }
+
+  // Per-lane local memory, grown on demand; offsets are thread-local addresses.
+  std::uint8_t* local(unsigned lane, std::uint64_t offset, unsigned bytes) {
+    if (offset + bytes > local_stride_) grow_local(offset + bytes);
+    return &local_[lane * local_stride_ + offset];
+  }
+  std::uint64_t local_stride() const { return local_stride_; }
+
+  // Identity.
+  int global_id = 0;      // unique across the launch
+  int cta = 0;            // index of its CTA in the launch
+  int warp_in_cta = 0;
+  std::uint64_t age = 0;  // dispatch order (timing model)
+  LaneMask threads = 0;   // lanes that hold a thread
+  std::uint32_t tid[3][64] = {};
+  std::uint8_t carry[64] = {};  // CC.CF of add.cc/addc per lane
+
+  std::unique_ptr<simt::IReconvergence> simt;
+  std::vector<CallFrame> calls;
+  std::uint64_t frame_base = 0;  // start of the current function's frame in local memory
+  int function = 0;              // index of the function executing now
+  WarpState state = WarpState::kRunning;
+  int barrier_id = -1;
+
+  // Watchdog bookkeeping (see Watchdog).
+  std::uint64_t spin_hash = 0;
+  Pc spin_pc = 0;
+  std::uint64_t spin_epoch = ~std::uint64_t{0};
+  bool cycling = false;
+
+ private:
+  void grow_local(std::uint64_t need);
+
+  unsigned size_;
+  std::vector<std::uint64_t> regs_;
+  std::vector<std::uint8_t> local_;
+  std::uint64_t local_stride_ = 0;
+};
+
+}  // namespace simtsync::func

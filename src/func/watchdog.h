@@ -1,0 +1,53 @@
+// Turns a kernel that can never finish into a report instead of a hang.
+//
+// Two cases: (1) every live warp waits at a barrier that cannot complete (deadlock); (2) the
+// machine stops making visible progress (no memory value changes, no warp exits, no barrier
+// releases) and, within that quiet epoch, every running warp comes back to an identical state
+// (PC, reconvergence entries, registers, local memory) after a backward branch: with memory
+// unchanged and execution deterministic, such warps can never leave their loops (livelock, the
+// form a SIMT-induced deadlock takes). Hashing only starts once the machine has been quiet for
+// `quiet_steps`, so ordinary execution pays nothing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "func/executor.h"
+
+namespace simtsync::func {
+
+struct WatchdogOptions {
+  std::uint64_t quiet_steps = 1'000'000;  // warp instructions without progress before checking
+  std::uint64_t max_steps = 0;            // hard limit on warp instructions (0: none)
+};
+
+class Watchdog {
+ public:
+  explicit Watchdog(WatchdogOptions o) : opts_(o) {}
+
+  // Called after each warp step with the PC it started at. Returns true when a deadlock or
+  // livelock has been established; report() then describes it.
+  bool after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>& warps);
+  // Called when no warp could run at all.
+  void all_blocked(Executor& ex, std::vector<Warp>& warps);
+  bool quiet() const { return quiet_; }
+  const std::string& report() const { return report_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::uint64_t hash_state(const Executor& ex, Warp& w) const;
+  void build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why);
+
+  WatchdogOptions opts_;
+  std::uint64_t last_progress_ = ~std::uint64_t{0};
+  std::uint64_t last_progress_step_ = 0;
+  std::uint64_t epoch_ = 0;
+  bool quiet_ = false;
+  std::vector<std::vector<std::pair<Pc, std::uint64_t>>> seen_;  // per warp, this epoch
+  std::vector<Pc> loop_branch_;  // per warp: the backward branch it cycles through
+  std::string report_;
+  std::string reason_;
+};
+
+}  // namespace simtsync::func

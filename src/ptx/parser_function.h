@@ -1,0 +1,46 @@
+// Parses one `.entry`/`.func`: header, parameters, performance directives and the body with its
+// nested `{ }` scopes, declarations, labels, `.loc`/`.pragma` directives and instructions.
+#pragma once
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ptx/ir.h"
+#include "ptx/parser_cursor.h"
+#include "ptx/parser_inst.h"
+#include "ptx/parser_scopes.h"
+
+namespace simtsync::ptx {
+
+class FunctionParser {
+ public:
+  // `functions` collects every function name seen so far (calls must name one); the function
+  // being parsed is added before its body so that it may call itself.
+  FunctionParser(TokenCursor& c, std::set<std::string, std::less<>>& functions)
+      : c_(c), functions_(functions) {}
+
+  // Parses after the `.entry`/`.func` token `head` through the closing '}' or ';'.
+  Function parse(const Token& head, std::string linkage);
+
+ private:
+  void parse_params(Function& f, std::vector<Variable>& out);
+  void parse_perf_directives(Function& f);
+  void parse_body(Function& f);
+  void parse_body_directive(Function& f, const std::vector<int>& open);
+  void declare_registers(Function& f, RegDecl& d, const Token& at);
+  void check_labels(const Function& f);
+
+  TokenCursor& c_;
+  std::set<std::string, std::less<>>& functions_;
+  RegisterScopes scopes_;
+  std::vector<LabelRef> label_refs_;
+  SrcLoc loc_;
+};
+
+// Renumbers Function::regs so that they follow the printed declaration order: register
+// parameters, top-level declarations, then each scope's declarations in scope order.
+void canonicalize_registers(Function& f);
+
+}  // namespace simtsync::ptx

@@ -1,0 +1,18 @@
+// Names, descriptions and derived values of the functional model's counters, and their text
+// and JSON forms. Model code only increments counters (func::ExecStats); this is where they
+// become statistics.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "func/exec_stats.h"
+
+namespace simtsync::stats {
+
+// {"name": value, ...} including derived values (simd_efficiency, ...).
+nlohmann::json exec_stats_json(const func::ExecStats& s, unsigned warp_size);
+// One row per statistic: name, value, description.
+std::string exec_stats_table(const func::ExecStats& s, unsigned warp_size);
+
+}  // namespace simtsync::stats

@@ -1,0 +1,85 @@
+#include "timing/simt/impl/ipdom_stack.h"
+
+namespace simtsync::simt {
+namespace {
+// RPC of the bottom entry and of call entries: no PC ever equals it.
+constexpr Pc kNoRpc = ~Pc{0} - 1;
+}  // namespace
+
+IpdomStack::IpdomStack(Pc start, LaneMask threads) : start_(start) {
+  stack_.reserve(16);
+  stack_.push_back({start, kNoRpc, threads, false});
+}
+
+void IpdomStack::advance(Pc next_pc) {
+  stack_.back().pc = next_pc;
+  settle();
+}
+
+void IpdomStack::branch(LaneMask taken, Pc target, Pc fallthrough, Pc rpc) {
+  ReconvergenceEntry& top = stack_.back();
+  LaneMask not_taken = top.mask & ~taken;
+  taken &= top.mask;
+  if (not_taken == 0 || taken == 0) {
+    top.pc = taken ? target : fallthrough;
+    settle();
+    return;
+  }
+  // The current entry waits at the reconvergence point for both paths.
+  LaneMask mask = top.mask;
+  top.pc = rpc;
+  (void)mask;
+  if (target != rpc) stack_.push_back({target, rpc, taken, false});
+  if (fallthrough != rpc) stack_.push_back({fallthrough, rpc, not_taken, false});
+  settle();
+}
+
+void IpdomStack::call(Pc entry, Pc return_pc) {
+  ReconvergenceEntry& top = stack_.back();
+  LaneMask mask = top.mask;
+  top.pc = return_pc;
+  stack_.push_back({entry, kNoRpc, mask, true});
+}
+
+bool IpdomStack::ret() {
+  // Returning threads go to the function's virtual exit; entries waiting there pop, and the
+  // call entry pops once it is reached.
+  stack_.back().pc = kExitPc;
+  return settle();
+}
+
+void IpdomStack::exit(LaneMask lanes) {
+  for (auto& e : stack_) e.mask &= ~lanes;
+  settle();
+}
+
+bool IpdomStack::settle() {
+  bool returned = false;
+  while (!stack_.empty()) {
+    ReconvergenceEntry& top = stack_.back();
+    if (stack_.size() == 1) break;  // the bottom entry stays (finished() checks its mask)
+    if (top.mask == 0 || top.pc == top.rpc) {
+      stack_.pop_back();
+      continue;
+    }
+    if (top.call && top.pc == kExitPc) {
+      stack_.pop_back();
+      returned = true;
+      // The caller resumes; its entry may itself be at its reconvergence point.
+      continue;
+    }
+    break;
+  }
+  if (stack_.size() == 1 && stack_.front().pc == kExitPc) stack_.front().mask = 0;
+  return returned;
+}
+
+LaneMask IpdomStack::call_mask() const {
+  for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
+    if (it->call) return it->mask;
+  return 0;
+}
+
+std::vector<ReconvergenceEntry> IpdomStack::entries() const { return stack_; }
+
+}  // namespace simtsync::simt

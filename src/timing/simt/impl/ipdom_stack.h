@@ -1,0 +1,42 @@
+// The immediate-post-dominator reconvergence stack (seed 004 sec. 1.3.2; seed 003 sec. II):
+// each entry holds PC, reconvergence PC and active mask; only the top entry runs. A divergent
+// branch turns the top entry into a wait at the reconvergence point and pushes one entry per
+// path, the not-taken path on top (it runs first, as on NVIDIA hardware; seed 003 sec. IV-A).
+// Calls push a call entry whose RPC matches nothing, so threads at different recursion depths
+// never reconverge (seed 004 sec. 2.2.3, Example 2).
+#pragma once
+
+#include <vector>
+
+#include "timing/simt/i_reconvergence.h"
+
+namespace simtsync::simt {
+
+class IpdomStack final : public IReconvergence {
+ public:
+  IpdomStack(Pc start, LaneMask threads);
+
+  Pc pc() const override { return stack_.back().pc; }
+  LaneMask active() const override { return stack_.back().mask; }
+  bool finished() const override { return stack_.empty() || stack_.front().mask == 0; }
+
+  void advance(Pc next_pc) override;
+  void branch(LaneMask taken, Pc target, Pc fallthrough, Pc rpc) override;
+  void call(Pc entry, Pc return_pc) override;
+  bool ret() override;
+  void exit(LaneMask lanes) override;
+  LaneMask call_mask() const override;
+  std::vector<ReconvergenceEntry> entries() const override;
+  std::string name() const override { return "ipdom_stack"; }
+  std::size_t depth() const { return stack_.size(); }
+
+ private:
+  // Pops entries that reached their reconvergence point or lost all threads. Returns true when
+  // a call entry was popped because its threads returned.
+  bool settle();
+
+  std::vector<ReconvergenceEntry> stack_;
+  Pc start_;
+};
+
+}  // namespace simtsync::simt

@@ -1,0 +1,36 @@
+// Runs one built-in workload end to end and describes the outcome; shared by `run` and `bench`.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/error.h"
+#include "framework/workload.h"
+
+namespace simtsync::tools {
+
+struct RunOptions {
+  std::string workload;
+  workloads::Size size = workloads::Size::kDefault;
+  std::string mode = "functional";
+  std::map<std::string, std::string> sets;  // --set key=value
+};
+
+struct RunRecord {
+  ExitCode exit_code = ExitCode::kOk;
+  bool validated = false;
+  std::string message;         // validation message or error text
+  std::string watchdog_report;
+  double seconds = 0;          // wall time of the whole driver
+  unsigned warp_size = 32;
+  func::ExecStats stats;
+  std::map<std::string, std::int64_t> params;
+  nlohmann::json to_json(const RunOptions& o) const;
+};
+
+// Never throws for problems of the kernel itself (those become exit codes); usage errors in the
+// options (unknown workload, unknown key) throw simtsync::Error.
+RunRecord run_workload(const RunOptions& o);
+
+}  // namespace simtsync::tools
