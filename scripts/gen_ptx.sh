@@ -8,7 +8,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 check_dir=""
 if [ "${1:-}" = "--check" ]; then check_dir=$2; mkdir -p "$check_dir"; fi
-[ -x "$NVCC" ] || { echo "nvcc not found; nothing to do"; exit 0; }
+[ -x "$NVCC" ] || { echo "nvcc not found; nothing to do"; [ -n "$check_dir" ] && exit 77; exit 0; }
 status=0
 for cu in "$root"/workloads/*/*.cu; do
   dir=$(dirname "$cu"); base=$(basename "$cu" .cu)

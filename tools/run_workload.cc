@@ -70,6 +70,7 @@ RunRecord run_workload(const RunOptions& o) {
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.stats = dev.totals();
+  r.sim_seconds = dev.sim_seconds();
   return r;
 }
 
@@ -87,6 +88,7 @@ nlohmann::json RunRecord::to_json(const RunOptions& o) const {
   j["message"] = message;
   if (!watchdog_report.empty()) j["watchdog_report"] = watchdog_report;
   j["seconds"] = seconds;
+  j["sim_seconds"] = sim_seconds;
   j["params"] = params;
   j["stats"] = {{"func", stats::exec_stats_json(stats, warp_size)}};
   return j;

@@ -23,6 +23,7 @@ struct RunRecord {
   std::string message;         // validation message or error text
   std::string watchdog_report;
   double seconds = 0;          // wall time of the whole driver
+  double sim_seconds = 0;      // of which simulating kernels
   unsigned warp_size = 32;
   func::ExecStats stats;
   std::map<std::string, std::int64_t> params;

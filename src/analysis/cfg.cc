@@ -129,8 +129,7 @@ void Cfg::compute_reachable() {
 }
 
 bool Cfg::is_virtual_edge(NodeId from, NodeId to) const {
-  return to == exit() &&
-         std::binary_search(virtual_sources_.begin(), virtual_sources_.end(), from);
+  return to == exit() && std::binary_search(virtual_sources_.begin(), virtual_sources_.end(), from);
 }
 
 const ptx::BasicBlock& Cfg::block(NodeId n) const {
@@ -143,7 +142,9 @@ NodeId Cfg::node_of_inst(int inst) const {
   return func_->block_of[static_cast<size_t>(inst)];
 }
 
-int Cfg::terminator(NodeId n) const { return block(n).end - 1; }
+int Cfg::terminator(NodeId n) const {
+  return block(n).end - 1;
+}
 
 Pc Cfg::first_pc(NodeId n) const {
   if (n == entry()) return num_blocks() > 0 ? first_pc(0) : kExitPc;

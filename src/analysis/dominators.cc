@@ -86,7 +86,8 @@ void DomTree::number_tree() {
   const size_t n = idom_.size();
   children_.assign(n, {});
   for (size_t v = 0; v < n; ++v)
-    if (idom_[v] != kNoNode) children_[static_cast<size_t>(idom_[v])].push_back(static_cast<NodeId>(v));
+    if (idom_[v] != kNoNode)
+      children_[static_cast<size_t>(idom_[v])].push_back(static_cast<NodeId>(v));
   depth_.assign(n, -1);
   in_.assign(n, -1);
   out_.assign(n, -1);

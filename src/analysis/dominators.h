@@ -34,12 +34,10 @@ class DomTree {
   bool contains(NodeId n) const { return n == root_ || idom(n) != kNoNode; }
 
   NodeId idom(NodeId n) const { return idom_[static_cast<size_t>(n)]; }
-  const std::vector<NodeId>& children(NodeId n) const {
-    return children_[static_cast<size_t>(n)];
-  }
+  const std::vector<NodeId>& children(NodeId n) const { return children_[static_cast<size_t>(n)]; }
   int depth(NodeId n) const { return depth_[static_cast<size_t>(n)]; }  // root 0, -1 outside
-  int dfs_in(NodeId n) const { return in_[static_cast<size_t>(n)]; }     // -1 outside
-  int dfs_out(NodeId n) const { return out_[static_cast<size_t>(n)]; }   // -1 outside
+  int dfs_in(NodeId n) const { return in_[static_cast<size_t>(n)]; }    // -1 outside
+  int dfs_out(NodeId n) const { return out_[static_cast<size_t>(n)]; }  // -1 outside
 
   bool dominates(NodeId a, NodeId b) const;
   bool strictly_dominates(NodeId a, NodeId b) const { return a != b && dominates(a, b); }

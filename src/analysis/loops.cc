@@ -65,7 +65,9 @@ std::vector<Edge> retreating_edges(const Cfg& cfg) {
 
 }  // namespace
 
-bool Loop::contains(NodeId n) const { return std::binary_search(blocks.begin(), blocks.end(), n); }
+bool Loop::contains(NodeId n) const {
+  return std::binary_search(blocks.begin(), blocks.end(), n);
+}
 
 LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom) {
   SIMTSYNC_CHECK(dom.direction() == Direction::kForward && dom.size() == cfg.size());

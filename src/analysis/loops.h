@@ -25,17 +25,17 @@ namespace simtsync::analysis {
 using Edge = std::pair<NodeId, NodeId>;
 
 struct Loop {
-  int id = -1;                      // position in LoopInfo::loops()
+  int id = -1;  // position in LoopInfo::loops()
   NodeId header = kNoNode;
-  std::vector<NodeId> latches;      // sources of the back edges
-  std::vector<NodeId> blocks;       // body, header included
-  std::vector<Edge> exit_edges;     // (inside, outside)
-  std::vector<NodeId> exit_blocks;  // distinct targets of exit_edges (Exits(L))
+  std::vector<NodeId> latches;         // sources of the back edges
+  std::vector<NodeId> blocks;          // body, header included
+  std::vector<Edge> exit_edges;        // (inside, outside)
+  std::vector<NodeId> exit_blocks;     // distinct targets of exit_edges (Exits(L))
   std::vector<NodeId> exiting_blocks;  // distinct sources of exit_edges
   std::vector<int> exiting_branches;   // instruction index of each exiting block's terminator
-  int parent = -1;                  // innermost enclosing loop
+  int parent = -1;                     // innermost enclosing loop
   std::vector<int> children;
-  int depth = 1;                    // 1 for an outermost loop
+  int depth = 1;  // 1 for an outermost loop
 
   bool contains(NodeId n) const;
 };

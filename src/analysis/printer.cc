@@ -11,7 +11,9 @@ std::string names(const Cfg& cfg, const std::vector<NodeId>& nodes) {
   return s;
 }
 
-std::string pc_text(Pc pc) { return pc == kExitPc ? "EXIT" : fmt::format("0x{:x}", pc); }
+std::string pc_text(Pc pc) {
+  return pc == kExitPc ? "EXIT" : fmt::format("0x{:x}", pc);
+}
 
 }  // namespace
 
@@ -41,8 +43,8 @@ std::string format_dom_tree(const Cfg& cfg, const DomTree& tree) {
 std::string format_loops(const Cfg& cfg, const LoopInfo& loops) {
   std::string out;
   for (const Loop& l : loops.loops()) {
-    out += fmt::format("loop {} header {} depth {} parent {}\n", l.id, cfg.name(l.header),
-                       l.depth, l.parent < 0 ? std::string("-") : std::to_string(l.parent));
+    out += fmt::format("loop {} header {} depth {} parent {}\n", l.id, cfg.name(l.header), l.depth,
+                       l.parent < 0 ? std::string("-") : std::to_string(l.parent));
     out += "  blocks" + names(cfg, l.blocks) + "\n";
     out += "  latches" + names(cfg, l.latches) + "\n";
     out += "  exits" + names(cfg, l.exit_blocks) + "\n";

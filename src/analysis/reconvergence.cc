@@ -15,8 +15,7 @@ bool is_divergence_point(const ptx::Instruction& in) {
 
 }  // namespace
 
-ReconvergenceTable ReconvergenceTable::compute(const Cfg& cfg, const DomTree& pdom,
-                                               Convention c) {
+ReconvergenceTable ReconvergenceTable::compute(const Cfg& cfg, const DomTree& pdom, Convention c) {
   SIMTSYNC_CHECK(pdom.direction() == Direction::kBackward && pdom.size() == cfg.size());
   const ptx::Function& f = cfg.function();
   ReconvergenceTable t;
@@ -31,7 +30,9 @@ ReconvergenceTable ReconvergenceTable::compute(const Cfg& cfg, const DomTree& pd
     p.pc = in.pc;
     p.block = cfg.node_of_inst(p.inst);
     switch (c) {
-      case Convention::kIpdom: p.reconverge_node = pdom.idom(p.block); break;
+      case Convention::kIpdom:
+        p.reconverge_node = pdom.idom(p.block);
+        break;
     }
     SIMTSYNC_CHECK(p.reconverge_node != kNoNode);
     p.reconverge_pc = cfg.first_pc(p.reconverge_node);

@@ -31,11 +31,11 @@ enum class Convention {
 
 // One divergence point and where it reconverges.
 struct ReconvergencePoint {
-  int inst = -1;               // instruction index of the branch
-  Pc pc = 0;                   // its PC
-  NodeId block = kNoNode;      // its block
+  int inst = -1;                     // instruction index of the branch
+  Pc pc = 0;                         // its PC
+  NodeId block = kNoNode;            // its block
   NodeId reconverge_node = kNoNode;  // IPDOM block, or cfg.exit()
-  Pc reconverge_pc = kExitPc;  // first PC of reconverge_node; kExitPc for EXIT
+  Pc reconverge_pc = kExitPc;        // first PC of reconverge_node; kExitPc for EXIT
 };
 
 class ReconvergenceTable {

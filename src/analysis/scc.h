@@ -13,8 +13,8 @@
 namespace simtsync::analysis {
 
 struct SccResult {
-  std::vector<int> component;                 // node -> component id, -1 when not included
-  std::vector<std::vector<NodeId>> members;   // component id -> its nodes, ascending
+  std::vector<int> component;                // node -> component id, -1 when not included
+  std::vector<std::vector<NodeId>> members;  // component id -> its nodes, ascending
   int count() const { return static_cast<int>(members.size()); }
 };
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "common/error.h"
 #include "func/functional_runner.h"
 
@@ -64,7 +66,10 @@ LaunchResult Device::launch(int module, const std::string& kernel, Dim3 grid, Di
     throw usage_error(fmt::format("bad launch shape grid ({},{},{}) block ({},{},{})", grid.x,
                                   grid.y, grid.z, block.x, block.y, block.z));
   FunctionalRunner runner(prog, mem_, opts_);
+  const auto t0 = std::chrono::steady_clock::now();
   LaunchResult r = runner.run(*k, grid, block, dynamic_shared);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  sim_seconds_ += r.seconds;
   auto add = [](ExecStats& t, const ExecStats& s) {
     t.warp_instructions += s.warp_instructions;
     t.thread_instructions += s.thread_instructions;

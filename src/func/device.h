@@ -45,6 +45,7 @@ struct LaunchResult {
   std::string watchdog_reason;
   std::string watchdog_report;
   ExecStats stats;
+  double seconds = 0;  // host time spent simulating the kernel
 };
 
 class Device {
@@ -83,6 +84,7 @@ class Device {
   const DeviceOptions& options() const { return opts_; }
   // Statistics summed over every launch so far.
   const ExecStats& totals() const { return totals_; }
+  double sim_seconds() const { return sim_seconds_; }
 
  private:
   DeviceOptions opts_;
@@ -90,6 +92,7 @@ class Device {
   std::vector<std::unique_ptr<ptx::Module>> modules_;
   std::vector<std::unique_ptr<Program>> programs_;
   ExecStats totals_;
+  double sim_seconds_ = 0;
 };
 
 }  // namespace simtsync::func

@@ -55,7 +55,7 @@ std::uint64_t bfe(std::uint64_t a, unsigned pos, unsigned len, unsigned bits, bo
     r = shifted;
   } else {
     r = shifted & ((std::uint64_t{1} << len) - 1);
-    if (sgn && sbit) r |= ~((std::uint64_t{1} << len) - 1);
+    if (sgn && sbit) r |= ~((std::uint64_t{1} << std::min(len, bits - std::min(pos, bits))) - 1);
     if (sgn && pos >= bits) r = sbit ? ~std::uint64_t{0} : 0;
   }
   return trunc_bytes(r, bits / 8);

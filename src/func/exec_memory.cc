@@ -47,6 +47,8 @@ void Executor::generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& a
     } else if (sp == Space::kConst || sp == Space::kParam) {
       sp = Space::kGlobal;  // const variables and kernel parameters live in global memory
     }
+    if (acc.vec > 1 && addr % (acc.bytes * acc.vec) != 0)  // vectors align to their full size
+      fault(w, l, in, fmt::format("misaligned {}-byte vector access at {:#x}", acc.bytes * acc.vec, addr));
     acc.addr[l] = addr;
     acc.space[l] = static_cast<std::uint8_t>(sp);
     if (in.op == Opcode::kSt || atomic) {
@@ -86,7 +88,7 @@ void Executor::perform(Warp& w, MemAccess& acc) {
                                     mem_.describe(addr)));
       if (n > 1 && addr % std::min(n, 16u) != 0)
         fault(w, l, in, fmt::format("misaligned {}-byte global read at {:#x}", n, addr));
-      mem_.read(addr, &v, std::min(n, 8u));
+      mem_.read_small(addr, &v, std::min(n, 8u));
     } else {
       std::memcpy(&v, lane_ptr(w, l, sp, addr, n, false, in), std::min(n, 8u));
     }
@@ -101,9 +103,9 @@ void Executor::perform(Warp& w, MemAccess& acc) {
       if (n > 1 && addr % std::min(n, 16u) != 0)
         fault(w, l, in, fmt::format("misaligned {}-byte global write at {:#x}", n, addr));
       std::uint64_t old = 0;
-      mem_.read(addr, &old, n);
+      mem_.read_small(addr, &old, n);
       if (std::memcmp(&old, &v, n) == 0) return false;
-      mem_.write(addr, &v, n);
+      mem_.write_small(addr, &v, n);
       return true;
     }
     std::uint8_t* p = lane_ptr(w, l, sp, addr, n, true, in);

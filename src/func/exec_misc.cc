@@ -247,12 +247,13 @@ void Executor::exec_cvt(Warp& w, const ExecInst& in, LaneMask m) {
           v = std::min(std::max(v, lo), hi);
         } else {
           if (ptx::dtype_is_signed(st) && v < 0) v = 0;
-          if (bits < 64 && v > static_cast<std::int64_t>((std::uint64_t{1} << bits) - 1))
+          if (bits < 64 && static_cast<std::uint64_t>(v) > (std::uint64_t{1} << bits) - 1)
             v = static_cast<std::int64_t>((std::uint64_t{1} << bits) - 1);
         }
       }
       r = trunc_bytes(static_cast<std::uint64_t>(v), db);
       // A narrower signed destination held in a wider register is sign-extended (cvt.s8.s32 etc.).
+      if (ptx::dtype_is_signed(dt) && db < 8) r = static_cast<std::uint64_t>(sext_bytes(r, db));
     } else if (dfloat && !sfloat) {
       double v = ptx::dtype_is_signed(st) ? static_cast<double>(sext_bytes(x, sb))
                                           : static_cast<double>(trunc_bytes(x, sb));

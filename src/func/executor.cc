@@ -48,7 +48,7 @@ std::uint64_t Executor::special(const Warp& w, const Src& s, unsigned lane) cons
   return 0;
 }
 
-std::uint64_t Executor::value(const Warp& w, const Src& s, unsigned lane) const {
+std::uint64_t Executor::value_slow(const Warp& w, const Src& s, unsigned lane) const {
   switch (s.kind) {
     case Src::Kind::kReg: return w.reg(s.reg)[lane] ^ (s.negate ? 1 : 0);
     case Src::Kind::kImm: return s.imm;

@@ -63,7 +63,12 @@ class Executor {
   const LaunchInfo& launch() const { return launch_; }
 
  private:
-  std::uint64_t value(const Warp& w, const Src& s, unsigned lane) const;
+  std::uint64_t value(const Warp& w, const Src& s, unsigned lane) const {
+    if (s.kind == Src::Kind::kReg) return w.reg(s.reg)[lane] ^ (s.negate ? 1 : 0);
+    if (s.kind == Src::Kind::kImm) return s.imm;
+    return value_slow(w, s, lane);
+  }
+  std::uint64_t value_slow(const Warp& w, const Src& s, unsigned lane) const;
   std::uint64_t special(const Warp& w, const Src& s, unsigned lane) const;
   LaneMask guard_mask(const Warp& w, const ExecInst& in, LaneMask active) const;
 

@@ -45,22 +45,14 @@ std::string GlobalMemory::describe(Addr addr) const {
                      it->second.what, it->first, it->second.end);
 }
 
-std::uint8_t* GlobalMemory::page_ptr(Addr a) {
-  Addr p = a >> kPageBits;
-  if (p != last_page_) {
-    auto& slot = pages_[p];
-    if (!slot) {
-      slot = std::make_unique<std::uint8_t[]>(kPageSize);
-      std::memset(slot.get(), 0, kPageSize);
-    }
-    last_page_ = p;
-    last_ptr_ = slot.get();
+void GlobalMemory::fill_tlb(TlbEntry& e, Addr page) {
+  auto& slot = pages_[page];
+  if (!slot) {
+    slot = std::make_unique<std::uint8_t[]>(kPageSize);
+    std::memset(slot.get(), 0, kPageSize);
   }
-  return last_ptr_ + (a & (kPageSize - 1));
-}
-
-const std::uint8_t* GlobalMemory::page_ptr_const(Addr a) const {
-  return const_cast<GlobalMemory*>(this)->page_ptr(a);
+  e.page = page;
+  e.ptr = slot.get();
 }
 
 void GlobalMemory::read(Addr addr, void* dst, std::uint64_t n) const {

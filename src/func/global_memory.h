@@ -36,6 +36,21 @@ class GlobalMemory {
 
   void read(Addr addr, void* dst, std::uint64_t n) const;
   void write(Addr addr, const void* src, std::uint64_t n);
+  // Fast paths for one naturally sized element (n <= 16) that does not cross a page.
+  void read_small(Addr addr, void* dst, unsigned n) const {
+    if ((addr & (kPageSize - 1)) + n <= kPageSize) {
+      std::memcpy(dst, page_ptr_const(addr), n);
+    } else {
+      read(addr, dst, n);
+    }
+  }
+  void write_small(Addr addr, const void* src, unsigned n) {
+    if ((addr & (kPageSize - 1)) + n <= kPageSize) {
+      std::memcpy(page_ptr(addr), src, n);
+    } else {
+      write(addr, src, n);
+    }
+  }
   template <typename T>
   T load(Addr a) const {
     T v;
@@ -61,13 +76,25 @@ class GlobalMemory {
     std::string what;
   };
   bool valid_slow(Addr addr, unsigned size) const;
-  std::uint8_t* page_ptr(Addr a);
-  const std::uint8_t* page_ptr_const(Addr a) const;
+  std::uint8_t* page_ptr(Addr a) {
+    const Addr p = a >> kPageBits;
+    TlbEntry& e = tlb_[p & (kTlbSize - 1)];
+    if (e.page != p) fill_tlb(e, p);
+    return e.ptr + (a & (kPageSize - 1));
+  }
+  const std::uint8_t* page_ptr_const(Addr a) const {
+    return const_cast<GlobalMemory*>(this)->page_ptr(a);
+  }
+  struct TlbEntry {
+    Addr page = ~Addr{0};
+    std::uint8_t* ptr = nullptr;
+  };
+  static constexpr unsigned kTlbSize = 64;
+  void fill_tlb(TlbEntry& e, Addr page);
+  TlbEntry tlb_[kTlbSize];
 
   std::map<Addr, Range> ranges_;  // start -> range
   mutable Addr cache_lo_ = 1, cache_hi_ = 0;
-  mutable Addr last_page_ = ~Addr{0};
-  mutable std::uint8_t* last_ptr_ = nullptr;
   mutable std::unordered_map<Addr, std::unique_ptr<std::uint8_t[]>> pages_;
   Addr next_alloc_ = kHeapBase;
 };

@@ -96,25 +96,10 @@ std::optional<Mod> mod_of_dtype(DType t) {
   return std::nullopt;
 }
 
-unsigned dtype_bytes(DType t) {
-  for (const auto& e : kTypes)
-    if (e.t == t) return e.bytes;
-  return 0;
-}
-
 const char* dtype_name(DType t) {
   for (const auto& e : kTypes)
     if (e.t == t) return e.name;
   return "none";
-}
-
-bool dtype_is_float(DType t) {
-  return t == DType::kF16 || t == DType::kF16x2 || t == DType::kBf16 || t == DType::kBf16x2 ||
-         t == DType::kF32 || t == DType::kF64;
-}
-
-bool dtype_is_signed(DType t) {
-  return t == DType::kS8 || t == DType::kS16 || t == DType::kS32 || t == DType::kS64;
 }
 
 const char* space_name(Space s) {

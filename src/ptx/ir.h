@@ -48,9 +48,12 @@ enum class DType : std::uint8_t {
 };
 DType dtype_of_mod(Mod m);          // kNone when m is not a type modifier
 std::optional<Mod> mod_of_dtype(DType t);
-unsigned dtype_bytes(DType t);      // kPred counts as 1
-bool dtype_is_float(DType t);
-bool dtype_is_signed(DType t);      // s8..s64
+// kPred counts as 1. Indexed by DType (hot in the functional model, hence inline).
+inline constexpr unsigned kDTypeBytes[] = {0, 1, 1, 2, 4, 8, 16, 1, 2, 4, 8, 1, 2, 4, 8,
+                                           2, 4, 2, 4, 4, 8};
+inline unsigned dtype_bytes(DType t) { return kDTypeBytes[static_cast<int>(t)]; }
+inline bool dtype_is_float(DType t) { return t >= DType::kF16; }
+inline bool dtype_is_signed(DType t) { return t >= DType::kS8 && t <= DType::kS64; }
 const char* dtype_name(DType t);    // "u32", ...
 
 enum class Space : std::uint8_t { kNone, kGeneric, kGlobal, kShared, kLocal, kParam, kConst, kReg };

@@ -1,7 +1,5 @@
 #include "ptx/parser_function.h"
 
-#include <unordered_set>
-
 #include "ptx/parser_decl.h"
 
 namespace simtsync::ptx {
@@ -48,7 +46,7 @@ Function FunctionParser::parse(const Token& head, std::string linkage) {
   }
   c_.expect('{', "expected '{' or ';' after function header");
   parse_body(f);
-  check_labels(f);
+  check_labels();
   canonicalize_registers(f);
   return f;
 }
@@ -111,7 +109,7 @@ void FunctionParser::parse_body(Function& f) {
       parse_body_directive(f, open);
     } else if (t.kind == TokKind::kWord && c_.peek(1).is(':')) {
       if (t.text[0] == '%') c_.fail(t, "bad label name");
-      if (f.label_index(std::string(t.text)) >= 0) c_.fail(t, "duplicate label");
+      if (!label_names_.insert(std::string(t.text)).second) c_.fail(t, "duplicate label");
       f.labels.push_back({std::string(t.text), static_cast<int>(f.insts.size())});
       c_.next();
       c_.next();
@@ -164,11 +162,9 @@ void FunctionParser::declare_registers(Function& f, RegDecl& d, const Token& at)
   }
 }
 
-void FunctionParser::check_labels(const Function& f) {
-  std::unordered_set<std::string> names;
-  for (const auto& l : f.labels) names.insert(l.name);
+void FunctionParser::check_labels() {
   for (const auto& r : label_refs_)
-    if (!names.count(r.name)) c_.fail(r.at, "undefined label");
+    if (!label_names_.count(r.name)) c_.fail(r.at, "undefined label");
   label_refs_.clear();
 }
 

@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "ptx/ir.h"
@@ -30,12 +31,13 @@ class FunctionParser {
   void parse_body(Function& f);
   void parse_body_directive(Function& f, const std::vector<int>& open);
   void declare_registers(Function& f, RegDecl& d, const Token& at);
-  void check_labels(const Function& f);
+  void check_labels();
 
   TokenCursor& c_;
   std::set<std::string, std::less<>>& functions_;
   RegisterScopes scopes_;
   std::vector<LabelRef> label_refs_;
+  std::unordered_set<std::string> label_names_;
   SrcLoc loc_;
 };
 

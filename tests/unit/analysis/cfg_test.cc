@@ -11,8 +11,8 @@ using test::build_function;
 using V = std::vector<NodeId>;
 
 TEST(Cfg, DiamondEdgesTakenTargetFirst) {
-  const auto f = build_function({"A:", "nop", "@p bra C", "B:", "nop", "bra D", "C:", "nop",
-                                 "D:", "ret"});
+  const auto f =
+      build_function({"A:", "nop", "@p bra C", "B:", "nop", "bra D", "C:", "nop", "D:", "ret"});
   const Cfg cfg(f);
   ASSERT_EQ(cfg.num_blocks(), 4);
   EXPECT_EQ(cfg.succs(cfg.entry()), V{0});

@@ -71,12 +71,24 @@ std::vector<std::string> random_program(std::mt19937& rng) {
       if (at[static_cast<size_t>(l)] == i) s.push_back("L" + std::to_string(l) + ":");
     if (i == len) break;
     switch (rng() % 8) {
-      case 0: s.push_back("@p bra " + label()); break;
-      case 1: s.push_back("bra " + label()); break;
-      case 2: s.push_back("@p ret"); break;
-      case 3: s.push_back("ret"); break;
-      case 4: s.push_back("@p bra " + label()); break;
-      default: s.push_back("nop"); break;
+      case 0:
+        s.push_back("@p bra " + label());
+        break;
+      case 1:
+        s.push_back("bra " + label());
+        break;
+      case 2:
+        s.push_back("@p ret");
+        break;
+      case 3:
+        s.push_back("ret");
+        break;
+      case 4:
+        s.push_back("@p bra " + label());
+        break;
+      default:
+        s.push_back("nop");
+        break;
     }
   }
   return s;

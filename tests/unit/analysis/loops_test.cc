@@ -11,7 +11,9 @@ using test::build_function;
 using V = std::vector<NodeId>;
 using Edges = std::vector<Edge>;
 
-LoopInfo loops_of(const Cfg& cfg) { return LoopInfo::compute(cfg, DomTree::dominators(cfg)); }
+LoopInfo loops_of(const Cfg& cfg) {
+  return LoopInfo::compute(cfg, DomTree::dominators(cfg));
+}
 
 TEST(Loops, WhileLoop) {
   const auto f = build_function({"nop", "H:", "@!p bra X", "nop", "bra H", "X:", "ret"});
@@ -47,8 +49,8 @@ TEST(Loops, SpinLockSelfLoop) {
 }
 
 TEST(Loops, NestedLoops) {
-  const auto f = build_function({"nop", "O:", "nop", "I:", "nop", "@p bra IX", "nop", "bra I",
-                                 "IX:", "@p bra O", "ret"});
+  const auto f = build_function(
+      {"nop", "O:", "nop", "I:", "nop", "@p bra IX", "nop", "bra I", "IX:", "@p bra O", "ret"});
   const Cfg cfg(f);
   const LoopInfo li = loops_of(cfg);
   ASSERT_EQ(li.loops().size(), 2u);
@@ -101,8 +103,8 @@ TEST(Loops, InfiniteLoopHasNoExits) {
 
 TEST(Loops, IrreducibleCycleIsReportedNotALoop) {
   // ENTRY branches into both A and B, which jump to each other.
-  const auto f = build_function({"@p bra B", "A:", "nop", "@p bra B", "ret", "B:", "@p bra A",
-                                 "ret"});
+  const auto f =
+      build_function({"@p bra B", "A:", "nop", "@p bra B", "ret", "B:", "@p bra A", "ret"});
   const Cfg cfg(f);
   const LoopInfo li = loops_of(cfg);
   EXPECT_TRUE(li.loops().empty());

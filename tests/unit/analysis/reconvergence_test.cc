@@ -11,7 +11,9 @@ using test::build_function;
 using test::label_inst;
 
 constexpr Pc kBase = 0x100;
-Pc pc_of(int inst) { return kBase + kInstSize * static_cast<Pc>(inst); }
+Pc pc_of(int inst) {
+  return kBase + kInstSize * static_cast<Pc>(inst);
+}
 
 // Seed 003 Fig. 2a: if/else in BB_A, both arms reconverge at BB_D.
 TEST(Reconvergence, IfElseReconvergesAtJoin) {

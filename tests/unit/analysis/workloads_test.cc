@@ -23,7 +23,9 @@ NodeId node_by_label(const Cfg& cfg, const std::string& label) {
 }
 
 // The block right after `n` in instruction order.
-NodeId next_block(NodeId n) { return n + 1; }
+NodeId next_block(NodeId n) {
+  return n + 1;
+}
 
 // The conditional branch that ends block `n`.
 int branch_of(const Cfg& cfg, NodeId n) {
@@ -80,8 +82,8 @@ TEST(Workloads, HashTableNestedLoops) {
   const Loop& inner = a.loops.loop(1);
   EXPECT_EQ(outer.header, outer_h);
   EXPECT_EQ(outer.latches, std::vector<NodeId>{outer_latch});
-  EXPECT_EQ(outer.blocks, (std::vector<NodeId>{outer_h, inner_h, critical, inner_latch,
-                                               outer_latch}));
+  EXPECT_EQ(outer.blocks,
+            (std::vector<NodeId>{outer_h, inner_h, critical, inner_latch, outer_latch}));
   EXPECT_EQ(outer.exit_blocks, std::vector<NodeId>{done});
   EXPECT_EQ(inner.header, inner_h);
   EXPECT_EQ(inner.parent, 0);
@@ -116,8 +118,8 @@ TEST(Workloads, RecursionCallIsNotAnEdge) {
 }
 
 TEST(Workloads, EveryFunctionHasTotalPostDominatorsAndSaneReconvergence) {
-  for (const char* rel : {"vecadd/vecadd.ptx", "ht/ht.ptx", "naive_lock/naive_lock.ptx",
-                          "recursion/recursion.ptx"}) {
+  for (const char* rel :
+       {"vecadd/vecadd.ptx", "ht/ht.ptx", "naive_lock/naive_lock.ptx", "recursion/recursion.ptx"}) {
     const ptx::Module m = ptx::load_module_file(workload_path(rel));
     for (const ptx::Function& f : m.functions) {
       if (f.is_declaration) continue;

@@ -1,0 +1,361 @@
+// Memory semantics: global and shared atomics of every op and width, red, vectors, local,
+// const with an initializer, generic addressing, shared reductions, and faults (out of bounds,
+// misaligned) that stop the kernel with kKernelFault naming the thread and the address.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <numeric>
+#include <set>
+
+#include "func_test_util.h"
+
+namespace simtsync::func::testing {
+namespace {
+
+using u32 = std::uint32_t;
+using s32 = std::int32_t;
+using u64 = std::uint64_t;
+
+constexpr unsigned kWarp = 32;
+
+// Rows 0..31: {t, t - 16, float(t)}; rows 32.. are scratch words (not loaded by any thread),
+// addressed in the body as [%rd30 + 8*k].
+std::vector<Row> atomic_rows(std::vector<u64> scratch) {
+  std::vector<Row> rows;
+  for (unsigned t = 0; t < kWarp; ++t)
+    rows.push_back({t, w32(static_cast<s32>(t) - 16), wf(static_cast<float>(t))});
+  scratch.resize((scratch.size() + 2) / 3 * 3, 0);
+  for (std::size_t i = 0; i < scratch.size(); i += 3)
+    rows.push_back({scratch[i], scratch[i + 1], scratch[i + 2]});
+  return rows;
+}
+
+constexpr const char* kScratch = "  add.s64 %rd30, %rd1, 768;\n";
+// After the atomics: thread t < n copies scratch word t to its output word 7.
+std::string dump_scratch(unsigned n, const std::string& space = "global",
+                         const std::string& base = "%rd30") {
+  return "  bar.sync 0;\n  setp.lt.u32 %p15, %r0, " + std::to_string(n) +
+         ";\n  mul.wide.u32 %rd40, %r0, 8;\n  add.s64 %rd41, " + base +
+         ", %rd40;\n  @%p15 ld." + space + ".u64 %rd42, [%rd41];\n  @%p15 st.global.u64 [%rd3+56], %rd42;\n";
+}
+
+TEST(Memory, GlobalAtomicsArithmetic) {
+  std::vector<u64> scratch = {10, u64{1} << 40, wf(0.5f), w32(-100), 100, 0, 3, 0};
+  std::string body = std::string(kScratch) + R"(
+  atom.global.add.u32 %r10, [%rd30], %r1;        st.global.u32 [%rd3], %r10;
+  atom.global.add.u64 %rd20, [%rd30+8], %rd10;   st.global.u64 [%rd3+8], %rd20;
+  atom.global.add.f32 %f10, [%rd30+16], %f3;     st.global.f32 [%rd3+16], %f10;
+  atom.global.max.s32 %r11, [%rd30+24], %r2;     st.global.u32 [%rd3+24], %r11;
+  atom.global.min.s32 %r12, [%rd30+32], %r2;     st.global.u32 [%rd3+32], %r12;
+  atom.global.inc.u32 %r13, [%rd30+40], 9;       st.global.u32 [%rd3+40], %r13;
+  atom.global.dec.u32 %r14, [%rd30+48], 9;       st.global.u32 [%rd3+48], %r14;
+  red.global.add.u32 [%rd30+56], 1;
+)" + dump_scratch(8);
+  auto o = run_text(per_thread_kernel(body), atomic_rows(scratch), kWarp);
+  ASSERT_TRUE(o.result.completed);
+  EXPECT_EQ(o.u32(0, 7), 10u + 31 * 32 / 2);
+  EXPECT_EQ(o.at(1, 7), (u64{1} << 40) + 31 * 32 / 2);
+  EXPECT_EQ(std::bit_cast<float>(o.u32(2, 7)), 0.5f + 31 * 32 / 2);
+  EXPECT_EQ(static_cast<s32>(o.u32(3, 7)), 15);
+  EXPECT_EQ(static_cast<s32>(o.u32(4, 7)), -16);
+  EXPECT_EQ(o.u32(5, 7), 32u % 10);           // inc wraps to 0 after reaching 9
+  EXPECT_EQ(o.u32(6, 7), 1u);                 // dec: 3,2,1,0,9,8,... 32 times
+  EXPECT_EQ(o.u32(7, 7), 32u);
+  // Old values: every lane saw a distinct intermediate of the u32 add, and inc saw 0..9.
+  std::set<u32> olds, incs;
+  for (unsigned t = 0; t < kWarp; ++t) olds.insert(o.u32(t, 0)), incs.insert(o.u32(t, 5));
+  EXPECT_EQ(olds.size(), kWarp - 1);  // thread 0 adds 0: its old equals the next one's
+  EXPECT_EQ(*olds.begin(), 10u);
+  EXPECT_EQ(incs.size(), 10u);
+}
+
+TEST(Memory, GlobalAtomicsBitwiseExchCas) {
+  std::vector<u64> scratch = {0xffffffff, 0, 0, 77, 0, u64{1} << 32};
+  std::string body = std::string(kScratch) + R"(
+  mov.u32 %r20, 1;
+  shl.b32 %r21, %r20, %r0;
+  not.b32 %r22, %r21;
+  or.b32 %r23, %r21, 1;
+  atom.global.and.b32 %r10, [%rd30], %r22;
+  atom.global.or.b32 %r11, [%rd30+8], %r21;
+  atom.global.xor.b32 %r12, [%rd30+16], %r23;
+  atom.global.exch.b32 %r13, [%rd30+24], %r0;    st.global.u32 [%rd3], %r13;
+  atom.global.cas.b32 %r14, [%rd30+32], %r0, 100; st.global.u32 [%rd3+8], %r14;
+  cvt.u64.u32 %rd20, %r0;
+  add.s64 %rd21, %rd20, 8589934592;
+  atom.global.cas.b64 %rd22, [%rd30+40], 4294967296, %rd21; st.global.u64 [%rd3+16], %rd22;
+)" + dump_scratch(6);
+  auto o = run_text(per_thread_kernel(body), atomic_rows(scratch), kWarp);
+  ASSERT_TRUE(o.result.completed);
+  EXPECT_EQ(o.u32(0, 7), 0u);
+  EXPECT_EQ(o.u32(1, 7), 0xffffffffu);
+  EXPECT_EQ(o.u32(2, 7), 0xfffffffeu);
+  // exch: the olds plus the final value are exactly {77, 0..31}.
+  std::multiset<u32> seen = {o.u32(3, 7)};
+  for (unsigned t = 0; t < kWarp; ++t) seen.insert(o.u32(t, 0));
+  std::multiset<u32> want = {77};
+  for (unsigned t = 0; t < kWarp; ++t) want.insert(t);
+  EXPECT_EQ(seen, want);
+  // cas.b32: only thread 0's compare value (0) matches; it installs 100.
+  EXPECT_EQ(o.u32(4, 7), 100u);
+  EXPECT_EQ(o.u32(0, 1), 0u);
+  for (unsigned t = 1; t < kWarp; ++t) EXPECT_EQ(o.u32(t, 1), 100u) << t;
+  // cas.b64: exactly one winner saw 2^32; everybody else saw its value.
+  u64 fin = o.at(5, 7);
+  ASSERT_GE(fin, u64{2} << 32);
+  unsigned winner = static_cast<unsigned>(fin - (u64{2} << 32));
+  ASSERT_LT(winner, kWarp);
+  for (unsigned t = 0; t < kWarp; ++t) EXPECT_EQ(o.at(t, 2), t == winner ? u64{1} << 32 : fin) << t;
+}
+
+TEST(Memory, SharedAtomics) {
+  std::string body = R"(
+  mov.u64 %rd30, sm;
+  setp.eq.u32 %p1, %r0, 0;
+  @%p1 st.shared.u64 [sm], 5;
+  @%p1 st.shared.f32 [sm+8], 0f447A0000;
+  @%p1 st.shared.u32 [sm+16], 7;
+  @%p1 st.shared.u32 [sm+24], 0;
+  @%p1 st.shared.u32 [sm+32], 0;
+  @%p1 st.shared.u32 [sm+40], 0;
+  bar.sync 0;
+  atom.shared.add.u64 %rd20, [%rd30], %rd10;
+  atom.shared.add.f32 %f10, [sm+8], %f3;
+  atom.shared.cas.b32 %r10, [sm+16], 7, %r0;
+  atom.shared.exch.b32 %r11, [%rd30+24], %r1;
+  atom.shared.max.s32 %r12, [sm+32], %r2;
+  atom.shared.or.b32 %r13, [sm+40], %r1;
+  atom.shared.inc.u32 %r14, [sm+44], 3;
+)" + dump_scratch(6, "shared");
+  auto o = run_text(per_thread_kernel(body, ".shared .align 8 .b8 sm[64];"), atomic_rows({}),
+                    kWarp);
+  ASSERT_TRUE(o.result.completed);
+  EXPECT_EQ(o.at(0, 7), 5u + 31 * 32 / 2);
+  EXPECT_EQ(std::bit_cast<float>(o.u32(1, 7)), 1000.f + 31 * 32 / 2);
+  unsigned cas_winner = o.u32(2, 7);  // first lane to see 7 installs its tid
+  EXPECT_LT(cas_winner, kWarp);
+  EXPECT_LT(o.u32(3, 7), kWarp);
+  EXPECT_EQ(o.u32(4, 7), 15u);
+  EXPECT_EQ(o.u32(5, 7), 31u);  // or of 0..31
+  EXPECT_EQ(o.at(5, 7) >> 32, 32u % 4);  // inc.u32 wraps at 3: the word after 'or'
+}
+
+TEST(Memory, SharedReductionWithBarriers) {
+  constexpr unsigned kThreads = 128;
+  std::string body = R"(
+  mov.u32 %r20, red;
+  shl.b32 %r21, %r0, 2;
+  add.s32 %r22, %r20, %r21;
+  st.shared.u32 [%r22], %r1;
+  bar.sync 0;
+  mov.u32 %r23, 64;
+$LOOP:
+  setp.ge.u32 %p1, %r0, %r23;
+  @%p1 bra $SKIP;
+  shl.b32 %r24, %r23, 2;
+  add.s32 %r25, %r22, %r24;
+  ld.shared.u32 %r26, [%r25];
+  ld.shared.u32 %r27, [%r22];
+  add.s32 %r27, %r27, %r26;
+  st.shared.u32 [%r22], %r27;
+$SKIP:
+  bar.sync 0;
+  shr.u32 %r23, %r23, 1;
+  setp.ne.u32 %p2, %r23, 0;
+  @%p2 bra $LOOP;
+  ld.shared.u32 %r28, [red];
+  st.global.u32 [%rd3], %r28;
+)";
+  std::vector<Row> rows;
+  u32 sum = 0;
+  for (unsigned t = 0; t < kThreads; ++t) {
+    rows.push_back({t * 3 + 1, 0, 0});
+    sum += t * 3 + 1;
+  }
+  auto o = run_text(per_thread_kernel(body, ".shared .align 4 .b32 red[128];"), rows);
+  ASSERT_TRUE(o.result.completed) << o.result.watchdog_report;
+  for (unsigned t = 0; t < kThreads; ++t) EXPECT_EQ(o.u32(t, 0), sum) << t;
+}
+
+TEST(Memory, VectorLoadsAndStores) {
+  std::vector<Row> rows = {{0x1111111122222222, 0x3333333344444444, wd(2.5)}};
+  auto o = run_body(R"(
+  ld.global.v2.u32 {%r10, %r11}, [%rd2];
+  ld.global.v4.u32 {%r12, %r13, %r14, %r15}, [%rd2];
+  st.global.v4.u32 [%rd3], {%r15, %r14, %r13, %r12};
+  st.global.v2.u32 [%rd3+16], {%r11, %r10};
+  ld.global.v2.u64 {%rd20, %rd21}, [%rd2];
+  st.global.v2.u64 [%rd3+32], {%rd21, %rd20};
+  ld.global.v2.f64 {%fd10, %fd11}, [%rd2];
+  add.f64 %fd12, %fd11, %fd11;
+  st.global.f64 [%rd3+48], %fd12;
+)", rows);
+  // r12..r15 = 0x22222222, 0x11111111, 0x44444444, 0x33333333 (little-endian words).
+  EXPECT_EQ(o.at(0, 0), 0x4444444433333333u);
+  EXPECT_EQ(o.at(0, 1), 0x2222222211111111u);
+  EXPECT_EQ(o.at(0, 2), 0x2222222211111111u);
+  EXPECT_EQ(o.at(0, 4), 0x3333333344444444u);
+  EXPECT_EQ(o.at(0, 5), 0x1111111122222222u);
+  EXPECT_EQ(o.f64(0, 6), 2 * std::bit_cast<double>(u64{0x3333333344444444}));
+}
+
+TEST(Memory, LocalArraysArePerThread) {
+  std::string body = R"(
+  .local .align 4 .b32 arr[8];
+  mov.u64 %rd20, arr;
+  mov.u32 %r10, 0;
+$FILL:
+  mul.lo.s32 %r11, %r10, %r1;
+  mul.wide.u32 %rd21, %r10, 4;
+  add.s64 %rd22, %rd20, %rd21;
+  st.local.u32 [%rd22], %r11;
+  add.s32 %r10, %r10, 1;
+  setp.lt.u32 %p1, %r10, 8;
+  @%p1 bra $FILL;
+  bar.sync 0;
+  ld.local.u32 %r12, [arr+12];
+  st.global.u32 [%rd3], %r12;
+  ld.local.u32 %r13, [%rd20+28];
+  st.global.u32 [%rd3+8], %r13;
+  cvta.local.u64 %rd23, %rd20;
+  ld.u32 %r14, [%rd23+20];
+  st.global.u32 [%rd3+16], %r14;
+)";
+  std::vector<Row> rows;
+  for (unsigned t = 0; t < 40; ++t) rows.push_back({t + 100, 0, 0});
+  auto o = run_text(per_thread_kernel(body), rows);
+  ASSERT_TRUE(o.result.completed);
+  for (unsigned t = 0; t < 40; ++t) {
+    EXPECT_EQ(o.u32(t, 0), 3 * (t + 100)) << t;
+    EXPECT_EQ(o.u32(t, 1), 7 * (t + 100)) << t;
+    EXPECT_EQ(o.u32(t, 2), 5 * (t + 100)) << t;
+  }
+}
+
+TEST(Memory, ConstWithInitializer) {
+  auto o = run_body(R"(
+  ld.const.u32 %r10, [tab+4];      st.global.u32 [%rd3], %r10;
+  mov.u64 %rd20, tab;
+  mul.wide.u32 %rd21, %r1, 4;
+  add.s64 %rd22, %rd20, %rd21;
+  ld.const.u32 %r11, [%rd22];      st.global.u32 [%rd3+8], %r11;
+  ld.const.f32 %f10, [ftab+4];     st.global.f32 [%rd3+16], %f10;
+)", {{0, 0, 0}, {3, 0, 0}},
+                    ".const .align 4 .b32 tab[4] = {11, 22, 33, 4294967295};\n"
+                    ".const .align 4 .f32 ftab[2] = {0f3F800000, 0f40490FDB};\n");
+  EXPECT_EQ(o.u32(0, 0), 22u);
+  EXPECT_EQ(o.u32(0, 1), 11u);
+  EXPECT_EQ(o.u32(1, 1), 0xffffffffu);
+  EXPECT_EQ(o.f32(0, 2), std::bit_cast<float>(0x40490FDBu));
+}
+
+TEST(Memory, GenericAddressingOfShared) {
+  std::string body = R"(
+  mov.u64 %rd20, buf;
+  cvta.shared.u64 %rd21, %rd20;
+  mul.wide.u32 %rd22, %r0, 4;
+  add.s64 %rd23, %rd21, %rd22;
+  st.u32 [%rd23], %r1;
+  bar.sync 0;
+  xor.b32 %r10, %r0, 1;
+  mul.wide.u32 %rd24, %r10, 4;
+  add.s64 %rd25, %rd20, %rd24;
+  ld.shared.u32 %r11, [%rd25];          st.global.u32 [%rd3], %r11;
+  cvta.to.shared.u64 %rd26, %rd23;
+  ld.shared.u32 %r12, [%rd26];          st.global.u32 [%rd3+8], %r12;
+  ld.u32 %r13, [%rd23];                 st.global.u32 [%rd3+16], %r13;
+  cvta.global.u64 %rd27, %rd2;
+  ld.u32 %r14, [%rd27];                 st.global.u32 [%rd3+24], %r14;
+  isspacep.shared %p1, %rd23;
+  selp.u32 %r15, 1, 0, %p1;            st.global.u32 [%rd3+32], %r15;
+)";
+  std::vector<Row> rows;
+  for (unsigned t = 0; t < 8; ++t) rows.push_back({t * 11, 0, 0});
+  auto o = run_text(per_thread_kernel(body, ".shared .align 4 .b32 buf[8];"), rows);
+  ASSERT_TRUE(o.result.completed);
+  for (unsigned t = 0; t < 8; ++t) {
+    SCOPED_TRACE(t);
+    EXPECT_EQ(o.u32(t, 0), (t ^ 1) * 11);
+    EXPECT_EQ(o.u32(t, 1), t * 11);
+    EXPECT_EQ(o.u32(t, 2), t * 11);
+    EXPECT_EQ(o.u32(t, 3), t * 11);
+    EXPECT_EQ(o.u32(t, 4), 1u);
+  }
+}
+
+// Runs a kernel expected to fault and returns the error.
+Error expect_fault(const std::string& body, unsigned threads, const std::string& decls = "") {
+  std::vector<Row> rows(threads, Row{0, 0, 0});
+  try {
+    run_text(per_thread_kernel(body, decls), rows);
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "kernel did not fault";
+  return Error(ExitCode::kOk, "");
+}
+
+TEST(MemoryFaults, OutOfBoundsGlobalStoreNamesThreadAndAddress) {
+  // Thread 5 stores just past the end of the output buffer (8 threads x 64 bytes).
+  Error e = expect_fault(R"(
+  setp.eq.u32 %p1, %r0, 5;
+  @%p1 st.global.u32 [%rd3+192], %r0;
+)", 8);
+  EXPECT_EQ(e.code(), ExitCode::kKernelFault);
+  std::string msg = e.what();
+  EXPECT_NE(msg.find("thread"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(5,0,0)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("out-of-bounds"), std::string::npos) << msg;
+}
+
+TEST(MemoryFaults, NullLoadNamesAddress) {
+  Error e = expect_fault("  mov.u64 %rd20, 16;\n  ld.global.u32 %r10, [%rd20];\n", 1);
+  EXPECT_EQ(e.code(), ExitCode::kKernelFault);
+  std::string msg = e.what();
+  EXPECT_NE(msg.find("0x10"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("thread"), std::string::npos) << msg;
+}
+
+TEST(MemoryFaults, AddressInMessage) {
+  std::vector<Row> rows(1, Row{0, 0, 0});
+  Device dev;
+  std::string text = per_thread_kernel("  st.global.u32 [%rd3+1000], %r0;\n");
+  int m = dev.load_module(ptx::parse_module(text, "t.ptx"));
+  Addr out = dev.upload(std::vector<u64>(kOutWords, 0));
+  Addr in = dev.upload(std::vector<u64>(3, 0));
+  try {
+    dev.launch(m, "k", Dim3{1, 1, 1}, Dim3{1, 1, 1}, KernelArgs().add(out).add(in));
+    ADD_FAILURE() << "no fault";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kKernelFault);
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "%#llx", static_cast<unsigned long long>(out + 1000));
+    EXPECT_NE(std::string(e.what()).find(hex), std::string::npos) << e.what() << " lacks " << hex;
+  }
+}
+
+TEST(MemoryFaults, MisalignedAccessFaults) {
+  Error g = expect_fault("  ld.global.u32 %r10, [%rd2+2];\n", 1);
+  EXPECT_EQ(g.code(), ExitCode::kKernelFault);
+  EXPECT_NE(std::string(g.what()).find("misaligned"), std::string::npos) << g.what();
+  Error s = expect_fault("  st.shared.u64 [sm+4], %rd10;\n", 1, ".shared .align 8 .b8 sm[16];");
+  EXPECT_EQ(s.code(), ExitCode::kKernelFault);
+  Error v = expect_fault("  ld.global.v4.u32 {%r10, %r11, %r12, %r13}, [%rd2+8];\n", 1);
+  EXPECT_EQ(v.code(), ExitCode::kKernelFault);
+}
+
+TEST(MemoryFaults, SharedOutOfBounds) {
+  Error e = expect_fault("  st.shared.u32 [sm+64], %r0;\n", 1, ".shared .align 4 .b8 sm[16];");
+  EXPECT_EQ(e.code(), ExitCode::kKernelFault);
+  EXPECT_NE(std::string(e.what()).find("shared"), std::string::npos) << e.what();
+}
+
+TEST(MemoryFaults, TrapFaults) {
+  Error e = expect_fault("  trap;\n", 1);
+  EXPECT_EQ(e.code(), ExitCode::kKernelFault);
+}
+
+}  // namespace
+}  // namespace simtsync::func::testing
