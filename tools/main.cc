@@ -1,4 +1,4 @@
-// The simtsync command: list, run, bench (analyze and transform arrive with their issues).
+// The simtsync command: list, run, bench, analyze (transform arrives with its issue).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cmd_analyze.h"
 #include "run_workload.h"
 #include "stats/exec_report.h"
 
@@ -136,6 +137,12 @@ int real_main(int argc, char** argv) {
   bench->add_flag("--json", bench_json, "print a JSON list of records");
   bench->add_flag("--quick", bench_quick, "use test sizes (smoke test)");
 
+  auto* analyze = app.add_subcommand("analyze", "control-flow report of a PTX or CUDA file");
+  AnalyzeOptions ao;
+  analyze->add_option("file", ao.path, "FILE.ptx or FILE.cu (compiled with nvcc)")->required();
+  analyze->add_option("--kernel", ao.kernel, "only this kernel or function");
+  analyze->add_flag("--dump", ao.dump, "also print the CFG and dominator trees");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -150,6 +157,7 @@ int real_main(int argc, char** argv) {
       return cmd_run(ro, json_path);
     }
     if (*bench) return cmd_bench(bench_json, bench_quick);
+    if (*analyze) return cmd_analyze(ao);
   } catch (const Error& e) {
     fmt::print(stderr, "simtsync: error: {}\n", e.what());
     return static_cast<int>(e.code());

@@ -40,25 +40,18 @@ std::uint64_t multiply(const ptx::InstAttrs& a, std::uint64_t x, std::uint64_t y
   return trunc_bytes(full, bytes);
 }
 
+// PTX ISA pseudo-code: bit i of d is a[pos+i] while inside both the field and the operand,
+// otherwise the sign bit (signed types) or 0.
 std::uint64_t bfe(std::uint64_t a, unsigned pos, unsigned len, unsigned bits, bool sgn) {
   pos &= 0xff;
   len &= 0xff;
-  if (len == 0) return 0;
-  std::uint64_t shifted = pos >= 64 ? 0 : a >> pos;
-  bool sbit = false;
-  if (sgn) {
-    unsigned top = std::min(pos + len - 1, bits - 1);
-    sbit = (a >> top) & 1;
+  const bool sbit = sgn && len > 0 && ((a >> std::min(pos + len - 1, bits - 1)) & 1);
+  std::uint64_t r = 0;
+  for (unsigned i = 0; i < bits; ++i) {
+    const bool bit = (i < len && pos + i < bits) ? ((a >> (pos + i)) & 1) : sbit;
+    r |= std::uint64_t{bit} << i;
   }
-  std::uint64_t r;
-  if (len >= 64) {
-    r = shifted;
-  } else {
-    r = shifted & ((std::uint64_t{1} << len) - 1);
-    if (sgn && sbit) r |= ~((std::uint64_t{1} << std::min(len, bits - std::min(pos, bits))) - 1);
-    if (sgn && pos >= bits) r = sbit ? ~std::uint64_t{0} : 0;
-  }
-  return trunc_bytes(r, bits / 8);
+  return r;
 }
 
 std::uint64_t bfi(std::uint64_t a, std::uint64_t b, unsigned pos, unsigned len, unsigned bits) {

@@ -1,4 +1,5 @@
 // Comparison, selection, data movement and conversion semantics.
+#include <cfenv>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -125,6 +126,24 @@ std::uint64_t from_double(double v, DType t) {
     default: return 0;
   }
 }
+
+// Applies .rz/.rm/.rp to the conversions inside its scope (the host FPU rounds the same way).
+class DirectedRounding {
+ public:
+  explicit DirectedRounding(const std::optional<Mod>& r) {
+    if (!r || (*r != Mod::kRz && *r != Mod::kRm && *r != Mod::kRp)) return;
+    old_ = std::fegetround();
+    std::fesetround(*r == Mod::kRz ? FE_TOWARDZERO : *r == Mod::kRm ? FE_DOWNWARD : FE_UPWARD);
+    active_ = true;
+  }
+  ~DirectedRounding() {
+    if (active_) std::fesetround(old_);
+  }
+
+ private:
+  int old_ = 0;
+  bool active_ = false;
+};
 
 }  // namespace
 
@@ -255,6 +274,7 @@ void Executor::exec_cvt(Warp& w, const ExecInst& in, LaneMask m) {
       // A narrower signed destination held in a wider register is sign-extended (cvt.s8.s32 etc.).
       if (ptx::dtype_is_signed(dt) && db < 8) r = static_cast<std::uint64_t>(sext_bytes(r, db));
     } else if (dfloat && !sfloat) {
+      DirectedRounding dr(a.rounding);
       double v = ptx::dtype_is_signed(st) ? static_cast<double>(sext_bytes(x, sb))
                                           : static_cast<double>(trunc_bytes(x, sb));
       if (dt == DType::kF32) {
@@ -270,6 +290,7 @@ void Executor::exec_cvt(Warp& w, const ExecInst& in, LaneMask m) {
       if (a.ftz && st == DType::kF32) v = ftz(static_cast<float>(v));
       r = float_to_int(v, a.rounding, dt);
     } else {
+      DirectedRounding dr(dt == DType::kF32 && st == DType::kF64 ? a.rounding : std::nullopt);
       double v = to_double(x, st);
       if (a.ftz && st == DType::kF32) v = ftz(static_cast<float>(v));
       if (a.rounding) {

@@ -136,14 +136,18 @@ const ExecInst* Program::at(Pc pc, const DecodedFunction** fn) const {
 }
 
 std::string Program::source_of(const ExecInst& in) const {
-  if (in.ir && in.ir->loc.line > 0) {
-    if (const auto* sf = module_.find_file(in.ir->loc.file)) {
+  // Code inlined from a header (atomicCAS, ...) is named by the user's line that called it.
+  const ptx::SrcLoc* loc = in.ir ? &in.ir->loc : nullptr;
+  const int file = loc && loc->inlined_line > 0 ? loc->inlined_file : loc ? loc->file : 0;
+  const int line = loc && loc->inlined_line > 0 ? loc->inlined_line : loc ? loc->line : 0;
+  if (line > 0) {
+    if (const auto* sf = module_.find_file(file)) {
       std::string p = sf->path;
       auto slash = p.find_last_of('/');
       if (slash != std::string::npos) p = p.substr(slash + 1);
-      return fmt::format("{}:{}", p, in.ir->loc.line);
+      return fmt::format("{}:{}", p, line);
     }
-    return fmt::format("line {}", in.ir->loc.line);
+    return fmt::format("line {}", line);
   }
   return fmt::format("{}:{}", module_.path, in.ir ? in.ir->ptx_line : 0);
 }

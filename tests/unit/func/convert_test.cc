@@ -164,7 +164,7 @@ TEST(Convert, IntToFloatAndFloatWidths) {
 }
 
 // Known bug (reported): exec_cvt ignores .rz/.rm/.rp for int -> float conversions.
-TEST(Convert, DISABLED_IntToFloatDirectedRounding) {
+TEST(Convert, IntToFloatDirectedRounding) {
   auto o = run_body(R"(
   cvt.rz.f32.u32 %f10, %r1;  st.global.f32 [%rd3], %f10;
   cvt.rm.f32.s32 %f11, %r2;  st.global.f32 [%rd3+8], %f11;

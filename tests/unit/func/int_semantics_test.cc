@@ -267,6 +267,28 @@ TEST(IntSemantics, BitFieldExtractInsert) {
   }
 }
 
+TEST(IntSemantics, BitFieldExtract64) {
+  // a, pos, len: a field that runs past bit 63 takes the sign bit (bit 63) above it.
+  std::vector<Row> rows = {{0x8000000000000000ULL, 60, 8}, {0xf0ULL, 4, 4},
+                           {0x8000000000000000ULL, 4, 64}};
+  auto o = run_body(R"(
+  bfe.s64 %rd20, %rd10, %r2, %r3; st.global.u64 [%rd3], %rd20;
+  bfe.u64 %rd21, %rd10, %r2, %r3; st.global.u64 [%rd3+8], %rd21;
+)", rows);
+  EXPECT_EQ(o.at(0, 0), 0xfffffffffffffff8ULL);
+  EXPECT_EQ(o.at(0, 1), 0x8ULL);
+  EXPECT_EQ(o.at(1, 0), 0xffffffffffffffffULL);  // field 0xf: its top bit is the sign
+  EXPECT_EQ(o.at(1, 1), 0xfULL);
+  EXPECT_EQ(o.at(2, 1), 0x0800000000000000ULL);
+}
+
+// Known bug (reported): bfe.s64 with len >= 64 (and pos > 0) does not sign-fill the top bits.
+TEST(IntSemantics, BitFieldExtract64FullLength) {
+  auto o = run_body("  bfe.s64 %rd20, %rd10, %r2, %r3; st.global.u64 [%rd3], %rd20;\n",
+                    {{0x8000000000000000ULL, 4, 64}});
+  EXPECT_EQ(o.at(0, 0), 0xf800000000000000ULL);
+}
+
 TEST(IntSemantics, Prmt) {
   std::vector<Row> rows = {{0x33221100, 0x77665544, 0x3210}, {0x33221100, 0x77665544, 0x7654},
                            {0x33221100, 0x77665544, 0x0123}, {0x80221100, 0x77665544, 0x000b}};

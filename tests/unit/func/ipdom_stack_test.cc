@@ -180,7 +180,7 @@ TEST(IpdomStack, Seed004Example4SpinLockDeadlock) {
 // loop's second and later divergent iterations) turns the top into a stale wait entry and
 // pushes a new one, so the stack grows by one entry per divergent iteration. Seed 003
 // Fig. 2b and GPGPU-Sim reuse the top entry: the depth stays 2 while the warp iterates.
-TEST(IpdomStack, DISABLED_LoopDivergenceKeepsDepthTwo) {
+TEST(IpdomStack, LoopDivergenceKeepsDepthTwo) {
   IpdomStack s(P(0), 0xffffffff);
   LaneMask stay = 0xffffffff;
   while (stay != 0) {

@@ -25,10 +25,14 @@ void IpdomStack::branch(LaneMask taken, Pc target, Pc fallthrough, Pc rpc) {
     settle();
     return;
   }
-  // The current entry waits at the reconvergence point for both paths.
-  LaneMask mask = top.mask;
-  top.pc = rpc;
-  (void)mask;
+  if (stack_.size() > 1 && !top.call && top.rpc == rpc) {
+    // The entry below already waits at this reconvergence point (a loop whose threads leave
+    // one iteration at a time): replace the top instead of stacking a redundant wait entry.
+    stack_.pop_back();
+  } else {
+    // The current entry waits at the reconvergence point for both paths.
+    top.pc = rpc;
+  }
   if (target != rpc) stack_.push_back({target, rpc, taken, false});
   if (fallthrough != rpc) stack_.push_back({fallthrough, rpc, not_taken, false});
   settle();
