@@ -80,8 +80,29 @@ void Executor::perform(Warp& w, MemAccess& acc) {
   const ptx::InstAttrs& a = in.a;
   const unsigned n = acc.bytes;
   const bool sgn = ptx::dtype_is_signed(a.type);
+  // Fast path: when every lane's access is global, aligned and inside one mapped range, the
+  // per-lane checks below can be skipped.
+  bool checked = false;
+  {
+    Addr lo = ~Addr{0}, hi = 0, ored = 0;
+    bool all_global = true;
+    for (int li : lanes(acc.mask)) {
+      const Addr x = acc.addr[li];
+      all_global &= static_cast<Space>(acc.space[li]) == Space::kGlobal;
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+      ored |= x;
+    }
+    const unsigned span = n * acc.vec;
+    checked = all_global && (n <= 1 || (ored % std::min(span, 16u)) == 0) &&
+              hi - lo < (Addr{1} << 31) && mem_.valid(lo, static_cast<unsigned>(hi - lo) + span);
+  }
   auto read = [&](unsigned l, Addr addr, std::uint8_t sp) -> std::uint64_t {
     std::uint64_t v = 0;
+    if (checked) {
+      mem_.read_small(addr, &v, std::min(n, 8u));
+      return v;
+    }
     if (static_cast<Space>(sp) == Space::kGlobal) {
       if (!mem_.valid(addr, n))
         fault(w, l, in, fmt::format("out-of-bounds global read of {} bytes at {:#x}: {}", n, addr,
@@ -97,10 +118,10 @@ void Executor::perform(Warp& w, MemAccess& acc) {
   // Returns true when memory changed.
   auto write = [&](unsigned l, Addr addr, std::uint8_t sp, std::uint64_t v) -> bool {
     if (static_cast<Space>(sp) == Space::kGlobal) {
-      if (!mem_.valid(addr, n))
+      if (!checked && !mem_.valid(addr, n))
         fault(w, l, in, fmt::format("out-of-bounds global write of {} bytes at {:#x}: {}", n,
                                     addr, mem_.describe(addr)));
-      if (n > 1 && addr % std::min(n, 16u) != 0)
+      if (!checked && n > 1 && addr % std::min(n, 16u) != 0)
         fault(w, l, in, fmt::format("misaligned {}-byte global write at {:#x}", n, addr));
       std::uint64_t old = 0;
       mem_.read_small(addr, &old, n);
