@@ -10,14 +10,23 @@ check_dir=""
 if [ "${1:-}" = "--check" ]; then check_dir=$2; mkdir -p "$check_dir"; fi
 [ -x "$NVCC" ] || { echo "nvcc not found; nothing to do"; [ -n "$check_dir" ] && exit 77; exit 0; }
 status=0
+# nvcc derives internal symbol names (in the debug strings) from the source file's absolute
+# path, so every file is compiled from one fixed staging directory: the output then does not
+# depend on where the repository lives.
+stage=/tmp/simtsync-gen-ptx
+rm -rf "$stage"; mkdir -p "$stage"
+cp -r "$root/workloads/include" "$stage/include"
 for cu in "$root"/workloads/*/*.cu; do
-  dir=$(dirname "$cu"); base=$(basename "$cu" .cu)
+  dir=$(dirname "$cu"); base=$(basename "$cu" .cu); name=$(basename "$dir")
   out="$dir/$base.ptx"
   [ -n "$check_dir" ] && out="$check_dir/$base.ptx"
-  (cd "$dir" && "$NVCC" -ptx -arch=sm_75 -O3 -lineinfo "$base.cu" -o "$out" 2> >(grep -v "deprecated" >&2))
-  sed -i "s|\"$dir/$base.cu\"|\"$base.cu\"|" "$out"
+  mkdir -p "$stage/$name"
+  cp "$dir"/*.cu "$stage/$name/"
+  cp "$dir"/*.cuh "$dir"/*.h "$stage/$name/" 2>/dev/null || true
+  (cd "$stage/$name" && "$NVCC" -ptx -arch=sm_75 -O3 -lineinfo -I../include "$base.cu" -o "$out" 2> >(grep -v "deprecated" >&2))
+  sed -i "s|\"$stage/$name/$base.cu\"|\"$base.cu\"|; s|\"$stage/include/|\"include/|" "$out"
   if [ -n "$check_dir" ] && ! cmp -s "$out" "$dir/$base.ptx"; then
-    echo "STALE: workloads/$(basename "$dir")/$base.ptx differs from fresh nvcc output ($out)"
+    echo "STALE: workloads/$name/$base.ptx differs from fresh nvcc output ($out)"
     status=1
   fi
 done

@@ -6,14 +6,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
-#include "analysis/cfg.h"
-#include "analysis/dominators.h"
-#include "analysis/loops.h"
+#include "analysis/deadlock_printer.h"
 #include "analysis/printer.h"
-#include "analysis/reconvergence.h"
 #include "common/error.h"
+#include "cmd_analyze_table.h"
 #include "ptx/parser.h"
 
 namespace simtsync::tools {
@@ -27,15 +26,12 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-std::string where(const ptx::Module& m, const ptx::Instruction& in) {
-  // Code inlined from a header (atomicCAS, ...) is named by the user's line that called it.
-  const int file = in.loc.inlined_line > 0 ? in.loc.inlined_file : in.loc.file;
-  const int line = in.loc.inlined_line > 0 ? in.loc.inlined_line : in.loc.line;
-  if (line > 0) {
-    if (const auto* f = m.find_file(file))
-      return fmt::format("{}:{}", std::filesystem::path(f->path).filename().string(), line);
-  }
-  return fmt::format("{}:{}", m.path, in.ptx_line);
+analysis::DeadlockOptions deadlock_options(const AnalyzeOptions& o) {
+  analysis::DeadlockOptions d;
+  d.convention = o.compat ? analysis::Convention::kIpdomCompat : analysis::Convention::kIpdom;
+  d.parallel = !o.no_parallel;
+  d.distinct_params = !o.params_may_alias;
+  return d;
 }
 
 }  // namespace
@@ -57,41 +53,46 @@ std::string load_ptx_text(const std::string& path) {
 }
 
 int cmd_analyze(const AnalyzeOptions& o) {
-  ptx::Module m = ptx::parse_module(load_ptx_text(o.path), o.path);
+  const analysis::DeadlockOptions dopts = deadlock_options(o);
+  if (o.table) {
+    DetectionTable t;
+    for (const auto& p : o.paths) t.add_module(ptx::parse_module(load_ptx_text(p), p), dopts);
+    fmt::print("{}", o.json ? t.to_json().dump(2) + "\n" : t.format());
+    return 0;
+  }
+  nlohmann::json all = nlohmann::json::array();
   bool any = false;
-  for (const auto& f : m.functions) {
-    if (f.is_declaration || (!o.kernel.empty() && f.name != o.kernel)) continue;
-    any = true;
-    analysis::Cfg cfg(f);
-    auto dom = analysis::DomTree::dominators(cfg);
-    auto pdom = analysis::DomTree::post_dominators(cfg);
-    auto loops = analysis::LoopInfo::compute(cfg, dom);
-    auto rec = analysis::ReconvergenceTable::compute(cfg, pdom);
-    fmt::print("{} {} ({} instructions, {} basic blocks)\n", f.is_entry ? "kernel" : "function",
-               f.name, f.insts.size(), cfg.num_blocks());
-    for (const auto& l : loops.loops()) {
-      std::string lines;
-      for (int b : l.exiting_branches) lines += (lines.empty() ? "" : ", ") + where(m, f.insts[b]);
-      fmt::print("  loop {} at {} (depth {}, {} blocks); exits tested at {}\n", cfg.name(l.header),
-                 where(m, f.insts[static_cast<size_t>(cfg.block(l.header).begin)]), l.depth,
-                 l.blocks.size(), lines.empty() ? "(none: infinite loop)" : lines);
-    }
-    for (const auto& p : rec.points()) {
-      std::string to = p.reconverge_pc == kExitPc
-                           ? std::string("function exit")
-                           : fmt::format("{} ({})", cfg.name(p.reconverge_node),
-                                         where(m, f.insts[static_cast<size_t>(
-                                                      cfg.block(p.reconverge_node).begin)]));
-      fmt::print("  branch at PC {:#x} ({}) reconverges at {}\n", p.pc - f.base_pc,
-                 where(m, f.insts[static_cast<size_t>(p.inst)]), to);
-    }
-    if (o.dump) {
-      fmt::print("-- cfg\n{}-- dominators\n{}-- post-dominators\n{}", analysis::format_cfg(cfg),
-                 analysis::format_dom_tree(cfg, dom), analysis::format_dom_tree(cfg, pdom));
+  for (const auto& path : o.paths) {
+    ptx::Module m = ptx::parse_module(load_ptx_text(path), path);
+    for (const auto& f : m.functions) {
+      if (f.is_declaration || (!o.kernel.empty() && f.name != o.kernel)) continue;
+      any = true;
+      const analysis::Cfg cfg(f);
+      const auto dom = analysis::DomTree::dominators(cfg);
+      const auto pdom = analysis::DomTree::post_dominators(cfg);
+      const auto loops = analysis::LoopInfo::compute(cfg, dom);
+      const auto dl = analysis::SimtDeadlock::compute({&cfg, &dom, &pdom, &loops, &m}, dopts);
+      const auto safe = analysis::SafePdom::compute(cfg, pdom, loops, dl);
+      const analysis::DeadlockReport rep{&m, &cfg, &loops, &dl, &safe};
+      if (o.json) {
+        auto j = analysis::deadlock_json(rep);
+        j["file"] = path;
+        all.push_back(j);
+        continue;
+      }
+      fmt::print("{}", analysis::format_deadlock(rep));
+      if (o.dump) {
+        fmt::print("-- loops\n{}-- reconvergence\n{}-- cfg\n{}-- dominators\n{}-- post-dominators\n{}",
+                   analysis::format_loops(cfg, loops),
+                   analysis::format_reconvergence(cfg, dl.reconvergence()),
+                   analysis::format_cfg(cfg), analysis::format_dom_tree(cfg, dom),
+                   analysis::format_dom_tree(cfg, pdom));
+      }
     }
   }
   if (!any && !o.kernel.empty())
-    throw usage_error(fmt::format("no function named '{}' in {}", o.kernel, o.path));
+    throw usage_error(fmt::format("no function named '{}'", o.kernel));
+  if (o.json) std::cout << all.dump(2) << "\n";
   return 0;
 }
 

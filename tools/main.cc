@@ -1,4 +1,4 @@
-// The simtsync command: list, run, bench, analyze (transform arrives with its issue).
+// The simtsync command: list, run, bench, analyze, transform.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -8,8 +8,10 @@
 #include <iostream>
 
 #include "cmd_analyze.h"
+#include "cmd_transform.h"
 #include "run_workload.h"
 #include "stats/exec_report.h"
+#include "stats/timing_report.h"
 
 namespace simtsync::tools {
 namespace {
@@ -52,10 +54,10 @@ int cmd_list(const std::string& name) {
   return 0;
 }
 
-int cmd_run(const RunOptions& o, const std::string& json_path) {
+int cmd_run(const RunOptions& o, const std::string& json_path, const std::string& csv_path) {
   RunRecord r = run_workload(o);
-  fmt::print("simtsync run {} --size {} (mode {})\n", o.workload, workloads::size_name(o.size),
-             o.mode);
+  fmt::print("simtsync run {} --size {} --config {} (mode {})\n", o.workload,
+             workloads::size_name(o.size), r.config_name, o.mode);
   for (const auto& [k, v] : r.params) fmt::print("  workload.{} = {}\n", k, v);
   switch (r.exit_code) {
     case ExitCode::kOk: fmt::print("VALIDATED: {}\n", r.message); break;
@@ -64,13 +66,26 @@ int cmd_run(const RunOptions& o, const std::string& json_path) {
     default: fmt::print(stderr, "{}\n", r.message);
   }
   fmt::print("statistics:\n{}", stats::exec_stats_table(r.stats, r.warp_size));
+  if (!r.timing_table.empty()) fmt::print("timing ({}):\n{}", r.config_name, r.timing_table);
   fmt::print("  {:<22} {:>16.3f}  {}\n", "seconds", r.seconds, "wall time of the host driver");
   fmt::print("  {:<22} {:>16.3f}  {}\n", "sim_seconds", r.sim_seconds,
              "of which simulating kernels");
+  const nlohmann::json j = r.to_json(o);
   if (!json_path.empty()) {
     std::ofstream f(json_path);
     if (!f) throw usage_error(fmt::format("cannot write '{}'", json_path));
-    f << r.to_json(o).dump(2) << "\n";
+    f << j.dump(2) << "\n";
+    // The fully resolved configuration goes beside the statistics.
+    std::string cfg_path = json_path;
+    if (cfg_path.size() > 5 && cfg_path.substr(cfg_path.size() - 5) == ".json")
+      cfg_path.resize(cfg_path.size() - 5);
+    std::ofstream c(cfg_path + ".config.yaml");
+    c << r.config_yaml;
+  }
+  if (!csv_path.empty()) {
+    std::ofstream f(csv_path);
+    if (!f) throw usage_error(fmt::format("cannot write '{}'", csv_path));
+    f << stats::flatten_csv(j);
   }
   fmt::print("exit code {}\n", static_cast<int>(r.exit_code));
   return static_cast<int>(r.exit_code);
@@ -78,14 +93,20 @@ int cmd_run(const RunOptions& o, const std::string& json_path) {
 
 int cmd_bench(bool json, bool quick) {
   struct Case {
+    const char* mode;
     const char* workload;
+    const char* config;
   };
-  const Case cases[] = {{"vecadd"}, {"ht"}};
+  const Case cases[] = {{"functional", "vecadd", "gtx480"}, {"functional", "ht", "gtx480"},
+                        {"timing", "vecadd", "gtx480"},     {"timing", "ht", "gtx480"},
+                        {"timing", "vecadd", "qv100"},      {"timing", "ht", "qv100"}};
   nlohmann::json out = nlohmann::json::array();
   int rc = 0;
   for (const auto& c : cases) {
     RunOptions o;
     o.workload = c.workload;
+    o.mode = c.mode;
+    o.config = c.config;
     o.size = quick ? workloads::Size::kTest : workloads::Size::kDefault;
     RunRecord r = run_workload(o);
     if (r.exit_code != ExitCode::kOk) rc = static_cast<int>(r.exit_code);
@@ -93,21 +114,25 @@ int cmd_bench(bool json, bool quick) {
     j["mode"] = o.mode;
     j["workload"] = o.workload;
     j["size"] = workloads::size_name(o.size);
-    j["config"] = "functional";
+    j["config"] = r.config_name;
     // Simulation rate: time spent simulating kernels (not input generation or validation).
     const double t = r.sim_seconds;
     j["seconds"] = t;
     j["driver_seconds"] = r.seconds;
     j["warp_instructions"] = r.stats.warp_instructions;
     j["thread_instructions"] = r.stats.thread_instructions;
+    j["cycles"] = r.cycles;
     j["kips"] = t > 0 ? r.stats.warp_instructions / t / 1e3 : 0.0;
     j["mtips"] = t > 0 ? r.stats.thread_instructions / t / 1e6 : 0.0;
+    j["cycles_per_second"] = t > 0 ? static_cast<double>(r.cycles) / t : 0.0;
     j["validated"] = r.validated;
     out.push_back(j);
     if (!json)
-      fmt::print("{:<10} {:<8} {:<10} {:>8.3f} s {:>12} warp instr {:>10.1f} KIPS {:>8.2f} MTIPS{}\n",
-                 o.mode, o.workload, workloads::size_name(o.size), t,
+      fmt::print("{:<10} {:<7} {:<7} {:<8} {:>8.3f} s {:>10} warp instr {:>9.1f} KIPS {:>7.2f} "
+                 "MTIPS {:>11} cycles {:>10.0f} cycles/s{}\n",
+                 o.mode, o.workload, r.config_name, workloads::size_name(o.size), t,
                  r.stats.warp_instructions, j["kips"].get<double>(), j["mtips"].get<double>(),
+                 r.cycles, j["cycles_per_second"].get<double>(),
                  r.validated ? "" : "  (NOT VALIDATED)");
   }
   if (json) std::cout << out.dump(2) << "\n";
@@ -130,7 +155,10 @@ int real_main(int argc, char** argv) {
   run->add_option("--size", size, "input size: test, default or paper");
   run->add_option("--set", sets, "override a key: workload.NAME=VALUE, watchdog.quiet_steps=N, ...");
   run->add_option("--json", json_path, "write the statistics as JSON to this file");
-  run->add_option("--mode", ro.mode, "simulation mode (functional)");
+  run->add_option("--mode", ro.mode, "simulation mode: timing (default) or functional");
+  run->add_option("--config", ro.config, "GPU config: a shipped name (gtx480, ...) or a YAML file");
+  std::string csv_path;
+  run->add_option("--csv", csv_path, "write the statistics as name,value CSV to this file");
 
   auto* bench = app.add_subcommand("bench", "measure simulation speed on fixed cases");
   bool bench_json = false, bench_quick = false;
@@ -139,9 +167,24 @@ int real_main(int argc, char** argv) {
 
   auto* analyze = app.add_subcommand("analyze", "control-flow report of a PTX or CUDA file");
   AnalyzeOptions ao;
-  analyze->add_option("file", ao.path, "FILE.ptx or FILE.cu (compiled with nvcc)")->required();
+  analyze->add_option("file", ao.paths, "FILE.ptx or FILE.cu (compiled with nvcc); several with --table")->required();
   analyze->add_option("--kernel", ao.kernel, "only this kernel or function");
-  analyze->add_flag("--dump", ao.dump, "also print the CFG and dominator trees");
+  analyze->add_flag("--dump", ao.dump, "also print loops, reconvergence, CFG and dominator trees");
+  analyze->add_flag("--json", ao.json, "print the SIMT-deadlock report as JSON");
+  analyze->add_flag("--table", ao.table, "detection-rate table over all files (seed 003 Table IV)");
+  analyze->add_flag("--compat", ao.compat, "reconvergence with the NVIDIA compatibility rule");
+  analyze->add_flag("--no-parallel", ao.no_parallel, "ignore blocks parallel to loops (AWARE)");
+  analyze->add_flag("--params-may-alias", ao.params_may_alias,
+                    "assume distinct kernel pointer arguments may overlap");
+
+  auto* transform = app.add_subcommand("transform", "SSDE: eliminate SIMT-induced deadlocks in PTX");
+  TransformOptions to;
+  transform->add_option("file", to.path, "FILE.ptx or FILE.cu")->required();
+  transform->add_option("-o,--output", to.output, "output PTX file (default: stdout)");
+  transform->add_flag("--compat", to.compat, "reconvergence with the NVIDIA compatibility rule");
+  transform->add_flag("--no-parallel", to.no_parallel, "ignore blocks parallel to loops");
+  transform->add_flag("--params-may-alias", to.params_may_alias,
+                      "assume distinct kernel pointer arguments may overlap");
 
   try {
     app.parse(argc, argv);
@@ -154,10 +197,11 @@ int real_main(int argc, char** argv) {
     if (*run) {
       ro.size = workloads::size_from_name(size);
       ro.sets = parse_sets(sets);
-      return cmd_run(ro, json_path);
+      return cmd_run(ro, json_path, csv_path);
     }
     if (*bench) return cmd_bench(bench_json, bench_quick);
     if (*analyze) return cmd_analyze(ao);
+    if (*transform) return cmd_transform(to);
   } catch (const Error& e) {
     fmt::print(stderr, "simtsync: error: {}\n", e.what());
     return static_cast<int>(e.code());

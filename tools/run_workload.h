@@ -13,7 +13,8 @@ namespace simtsync::tools {
 struct RunOptions {
   std::string workload;
   workloads::Size size = workloads::Size::kDefault;
-  std::string mode = "functional";
+  std::string mode = "timing";              // timing | functional
+  std::string config = "gtx480";            // shipped config name or YAML file
   std::map<std::string, std::string> sets;  // --set key=value
 };
 
@@ -27,6 +28,11 @@ struct RunRecord {
   unsigned warp_size = 32;
   func::ExecStats stats;
   std::map<std::string, std::int64_t> params;
+  std::uint64_t cycles = 0;           // timing mode
+  nlohmann::json timing;              // timing statistics tree (null in the functional mode)
+  std::string timing_table;           // its text form
+  std::string config_name;
+  std::string config_yaml;            // the fully resolved configuration
   nlohmann::json to_json(const RunOptions& o) const;
 };
 

@@ -13,7 +13,40 @@ bool is_divergence_point(const ptx::Instruction& in) {
   return leaves && in.guard.reg >= 0;
 }
 
+// The compatibility rule: per block, where its terminating branch reconverges.
+std::vector<NodeId> compat_points(const Cfg& cfg, const DomTree& pdom) {
+  const DomTree dom = DomTree::dominators(cfg);
+  std::vector<NodeId> rec(static_cast<size_t>(cfg.size()), kNoNode);
+  for (NodeId b : dom.preorder()) {  // dominators first
+    if (!cfg.is_block(b)) continue;
+    const NodeId p = pdom.idom(b);
+    if (p == cfg.exit() || dom.dominates(b, p)) {
+      rec[static_cast<size_t>(b)] = p;
+      continue;
+    }
+    rec[static_cast<size_t>(b)] = cfg.exit();
+    for (NodeId d = dom.idom(b); d != kNoNode && cfg.is_block(d); d = dom.idom(d)) {
+      if (cfg.succs(d).size() < 2) continue;  // not a divergent branch
+      if (!dom.dominates(d, p)) continue;
+      rec[static_cast<size_t>(b)] = rec[static_cast<size_t>(d)];
+      break;
+    }
+  }
+  // Blocks unreachable from ENTRY keep plain IPDOM.
+  for (NodeId b = 0; b < cfg.num_blocks(); ++b)
+    if (rec[static_cast<size_t>(b)] == kNoNode) rec[static_cast<size_t>(b)] = pdom.idom(b);
+  return rec;
+}
+
 }  // namespace
+
+const char* convention_name(Convention c) {
+  switch (c) {
+    case Convention::kIpdom: return "ipdom";
+    case Convention::kIpdomCompat: return "ipdom-compat";
+  }
+  return "?";
+}
 
 ReconvergenceTable ReconvergenceTable::compute(const Cfg& cfg, const DomTree& pdom, Convention c) {
   SIMTSYNC_CHECK(pdom.direction() == Direction::kBackward && pdom.size() == cfg.size());
@@ -22,6 +55,8 @@ ReconvergenceTable ReconvergenceTable::compute(const Cfg& cfg, const DomTree& pd
   t.convention_ = c;
   t.base_pc_ = f.base_pc;
   t.slot_.assign(f.insts.size(), -1);
+  std::vector<NodeId> compat;
+  if (c == Convention::kIpdomCompat) compat = compat_points(cfg, pdom);
   for (size_t i = 0; i < f.insts.size(); ++i) {
     const ptx::Instruction& in = f.insts[i];
     if (!is_divergence_point(in)) continue;
@@ -32,6 +67,9 @@ ReconvergenceTable ReconvergenceTable::compute(const Cfg& cfg, const DomTree& pd
     switch (c) {
       case Convention::kIpdom:
         p.reconverge_node = pdom.idom(p.block);
+        break;
+      case Convention::kIpdomCompat:
+        p.reconverge_node = compat[static_cast<size_t>(p.block)];
         break;
     }
     SIMTSYNC_CHECK(p.reconverge_node != kNoNode);

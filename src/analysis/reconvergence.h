@@ -12,8 +12,10 @@
 //  - Unreachable branches get entries too (post-dominators are total).
 //  - Lookup by PC accepts any PC of the function (base_pc + 8 * index).
 //
-// Hook for issue 7: further conventions (the NVIDIA compatibility rule of seed 003 sec. IV-A-1,
-// safe post-dominators) become new Convention values handled in compute().
+//  - Convention kIpdomCompat (the NVIDIA compatibility rule of seed 003 sec. IV-A-1): a branch
+//    whose block dominates its immediate post-dominator reconverges there, as with kIpdom.
+//    Otherwise it reconverges where its nearest dominating branch that dominates that
+//    post-dominator reconverges (applied recursively); with no such branch, at EXIT.
 #pragma once
 
 #include <optional>
@@ -26,8 +28,11 @@
 namespace simtsync::analysis {
 
 enum class Convention {
-  kIpdom,  // immediate post-dominator (GPGPU-Sim's convention for PTX)
+  kIpdom,        // immediate post-dominator (GPGPU-Sim's convention for PTX)
+  kIpdomCompat,  // immediate post-dominator restricted by the compatibility rule
 };
+const char* convention_name(Convention c);  // "ipdom", "ipdom-compat"
+
 
 // One divergence point and where it reconverges.
 struct ReconvergencePoint {

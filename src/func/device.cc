@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "func/functional_runner.h"
+#include "func/launch_backend.h"
 
 namespace simtsync::func {
 
@@ -65,9 +66,15 @@ LaunchResult Device::launch(int module, const std::string& kernel, Dim3 grid, Di
   if (grid.count() == 0 || block.count() == 0 || block.count() > 1024)
     throw usage_error(fmt::format("bad launch shape grid ({},{},{}) block ({},{},{})", grid.x,
                                   grid.y, grid.z, block.x, block.y, block.z));
-  FunctionalRunner runner(prog, mem_, opts_);
   const auto t0 = std::chrono::steady_clock::now();
-  LaunchResult r = runner.run(*k, grid, block, dynamic_shared);
+  LaunchResult r;
+  if (backend_) {
+    r = backend_->run(prog, mem_, *k, grid, block, dynamic_shared);
+  } else {
+    FunctionalRunner runner(prog, mem_, opts_);
+    r = runner.run(*k, grid, block, dynamic_shared);
+  }
+  cycles_ += r.cycles;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   sim_seconds_ += r.seconds;
   auto add = [](ExecStats& t, const ExecStats& s) {

@@ -45,8 +45,11 @@ struct LaunchResult {
   std::string watchdog_reason;
   std::string watchdog_report;
   ExecStats stats;
-  double seconds = 0;  // host time spent simulating the kernel
+  double seconds = 0;        // host time spent simulating the kernel
+  std::uint64_t cycles = 0;  // simulated core cycles (0 in the functional mode)
 };
+
+class ILaunchBackend;
 
 class Device {
  public:
@@ -80,11 +83,14 @@ class Device {
   LaunchResult launch(int module, const std::string& kernel, Dim3 grid, Dim3 block,
                       const KernelArgs& args, std::uint32_t dynamic_shared = 0);
 
+  // Runs launches on `b` (not owned; nullptr: the functional runner).
+  void set_backend(ILaunchBackend* b) { backend_ = b; }
   GlobalMemory& memory() { return mem_; }
   const DeviceOptions& options() const { return opts_; }
   // Statistics summed over every launch so far.
   const ExecStats& totals() const { return totals_; }
   double sim_seconds() const { return sim_seconds_; }
+  std::uint64_t cycles() const { return cycles_; }
 
  private:
   DeviceOptions opts_;
@@ -93,6 +99,8 @@ class Device {
   std::vector<std::unique_ptr<Program>> programs_;
   ExecStats totals_;
   double sim_seconds_ = 0;
+  std::uint64_t cycles_ = 0;
+  ILaunchBackend* backend_ = nullptr;
 };
 
 }  // namespace simtsync::func

@@ -93,7 +93,15 @@ void Executor::finish_lanes(Warp& w, LaneMask m) {
   }
 }
 
-StepResult Executor::step(Warp& w) {
+const ExecInst* Executor::peek(const Warp& w) const {
+  const DecodedFunction& fn = prog_.functions()[static_cast<size_t>(w.function)];
+  const Pc pc = w.simt->pc();
+  const std::uint64_t idx = (pc - fn.base_pc) / kInstSize;
+  if (pc < fn.base_pc || idx >= fn.code.size()) return nullptr;
+  return &fn.code[idx];
+}
+
+StepResult Executor::step(Warp& w, MemAccess* defer) {
   if (w.state == WarpState::kFinished) return StepResult::kFinished;
   if (w.state == WarpState::kAtBarrier) return StepResult::kBarrierWait;
   ++steps_;
@@ -143,6 +151,11 @@ StepResult Executor::step(Warp& w) {
     case ptx::UnitClass::kMem:
     case ptx::UnitClass::kAtomic:
       if (in.op != Opcode::kPrefetch && in.op != Opcode::kPrefetchu && m != 0) {
+        if (defer) {
+          generate(w, in, m, *defer);
+          w.simt->advance(next);
+          return StepResult::kMemory;
+        }
         generate(w, in, m, scratch_);
         perform(w, scratch_);
       }

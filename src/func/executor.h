@@ -40,15 +40,21 @@ struct MemAccess {
 };
 
 // Outcome of one step, for the scheduler.
-enum class StepResult : std::uint8_t { kExecuted, kBarrierWait, kFinished };
+// kMemory: a memory instruction issued its addresses into the caller's MemAccess (deferred
+// mode); its effect waits for perform().
+enum class StepResult : std::uint8_t { kExecuted, kBarrierWait, kFinished, kMemory };
 
 class Executor {
  public:
   Executor(const Program& prog, GlobalMemory& mem, const LaunchInfo& launch,
            std::vector<Warp>& warps, std::vector<Cta>& ctas);
 
-  // Executes the instruction at the warp's PC for its active threads.
-  StepResult step(Warp& w);
+  // Executes the instruction at the warp's PC for its active threads. With `defer` set, a
+  // memory instruction only generates its access into *defer (StepResult::kMemory) and the
+  // caller performs it later; otherwise it is performed at once.
+  StepResult step(Warp& w, MemAccess* defer = nullptr);
+  // The instruction step() would execute next (nullptr past the end of the function).
+  const ExecInst* peek(const Warp& w) const;
 
   // Memory two-step interface (see file comment).
   void generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& acc);

@@ -3,53 +3,16 @@
 #include <fmt/format.h>
 
 #include "ptx/printer.h"
-#include "timing/simt/impl/ipdom_stack.h"
+#include "func/launch_setup.h"
 
 namespace simtsync::func {
 
 LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim3 block,
                                    std::uint32_t dynamic_shared) {
-  const unsigned ws = opts_.warp_size;
-  LaunchInfo li;
-  li.kernel = &kernel;
-  li.grid = grid;
-  li.block = block;
-  li.warp_size = ws;
-  li.dynamic_shared = dynamic_shared;
-  const std::uint64_t threads = block.count();
-  li.warps_per_cta = static_cast<unsigned>((threads + ws - 1) / ws);
-
-  std::vector<Cta> ctas(grid.count());
+  const LaunchInfo li = make_launch_info(kernel, grid, block, opts_.warp_size, dynamic_shared);
+  std::vector<Cta> ctas;
   std::vector<Warp> warps;
-  warps.reserve(grid.count() * li.warps_per_cta);
-  const int kernel_index = static_cast<int>(&kernel - &prog_.functions().front());
-  for (std::uint64_t c = 0; c < grid.count(); ++c) {
-    Cta& cta = ctas[c];
-    cta.index = static_cast<int>(c);
-    cta.ctaid = Dim3{static_cast<std::uint32_t>(c % grid.x),
-                     static_cast<std::uint32_t>((c / grid.x) % grid.y),
-                     static_cast<std::uint32_t>(c / (std::uint64_t{grid.x} * grid.y))};
-    cta.shared.assign(kernel.static_shared + dynamic_shared, 0);
-    for (unsigned wi = 0; wi < li.warps_per_cta; ++wi) {
-      Warp& w = warps.emplace_back(ws, prog_.total_regs());
-      w.global_id = static_cast<int>(warps.size()) - 1;
-      w.age = static_cast<std::uint64_t>(w.global_id);
-      w.cta = cta.index;
-      w.warp_in_cta = static_cast<int>(wi);
-      w.function = kernel_index;
-      for (unsigned l = 0; l < ws; ++l) {
-        std::uint64_t t = std::uint64_t{wi} * ws + l;
-        if (t >= threads) break;
-        w.threads |= LaneMask{1} << l;
-        w.tid[0][l] = static_cast<std::uint32_t>(t % block.x);
-        w.tid[1][l] = static_cast<std::uint32_t>((t / block.x) % block.y);
-        w.tid[2][l] = static_cast<std::uint32_t>(t / (std::uint64_t{block.x} * block.y));
-      }
-      w.simt = std::make_unique<simt::IpdomStack>(kernel.base_pc, w.threads);
-      cta.warps.push_back(w.global_id);
-      ++cta.live_warps;
-    }
-  }
+  create_grid(prog_, li, true, ctas, warps);
 
   Executor ex(prog_, mem_, li, warps, ctas);
   Watchdog dog(opts_.watchdog);

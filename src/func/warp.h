@@ -26,8 +26,16 @@ enum class WarpState : std::uint8_t { kRunning, kAtBarrier, kFinished };
 
 class Warp {
  public:
-  Warp(unsigned warp_size, std::uint32_t total_regs) : size_(warp_size) {
-    regs_.assign(std::size_t{total_regs} * warp_size, 0);
+  Warp(unsigned warp_size, std::uint32_t total_regs) : size_(warp_size) { allocate(total_regs); }
+
+  // Register storage exists only while the warp's CTA is resident.
+  void allocate(std::uint32_t total_regs) { regs_.assign(std::size_t{total_regs} * size_, 0); }
+  void release() {
+    std::vector<std::uint64_t>().swap(regs_);
+    std::vector<std::uint8_t>().swap(local_);
+    local_stride_ = 0;
+    simt.reset();
+    calls.clear();
   }
 
   unsigned size() const { return size_; }

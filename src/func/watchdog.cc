@@ -46,6 +46,7 @@ bool Watchdog::after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>
   if (ex.progress() != last_progress_) {
     last_progress_ = ex.progress();
     last_progress_step_ = ex.steps();
+    last_progress_time_ = now_;
     if (quiet_) {
       quiet_ = false;
       ++epoch_;
@@ -53,7 +54,10 @@ bool Watchdog::after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>
     return false;
   }
   if (!quiet_) {
-    if (ex.steps() - last_progress_step_ < opts_.quiet_steps) return false;
+    const bool quiet_by_steps = ex.steps() - last_progress_step_ >= opts_.quiet_steps;
+    const bool quiet_by_time =
+        opts_.quiet_cycles > 0 && now_ - last_progress_time_ >= opts_.quiet_cycles;
+    if (!quiet_by_steps && !quiet_by_time) return false;
     quiet_ = true;
     ++epoch_;
     seen_.assign(warps.size(), {});
@@ -78,7 +82,7 @@ bool Watchdog::after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>
     return false;
   }
   for (const auto& x : warps)
-    if (x.state == WarpState::kRunning && !x.simt->finished() && !x.cycling) return false;
+    if (x.simt && x.state == WarpState::kRunning && !x.simt->finished() && !x.cycling) return false;
   build_report(ex, warps,
                "livelock: no warp can make progress (every running warp repeats the same state "
                "with memory unchanged)");
@@ -114,7 +118,7 @@ void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::s
   // Every live warp, grouped by identical reconvergence state.
   std::map<std::string, std::vector<std::string>> groups;
   for (const auto& w : warps) {
-    if (w.state == WarpState::kFinished) continue;
+    if (w.state == WarpState::kFinished || !w.simt) continue;  // exited or not dispatched
     std::string st;
     auto entries = w.simt->entries();
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {

@@ -20,6 +20,7 @@ namespace simtsync::func {
 struct WatchdogOptions {
   std::uint64_t quiet_steps = 1'000'000;  // warp instructions without progress before checking
   std::uint64_t max_steps = 0;            // hard limit on warp instructions (0: none)
+  std::uint64_t quiet_cycles = 0;         // timing mode: cycles without progress (0: unused)
 };
 
 class Watchdog {
@@ -31,6 +32,12 @@ class Watchdog {
   bool after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>& warps);
   // Called when no warp could run at all.
   void all_blocked(Executor& ex, std::vector<Warp>& warps);
+  // Stops with a report under the given reason (cycle limit, no CTA completing, ...).
+  void stop(Executor& ex, std::vector<Warp>& warps, const std::string& why) {
+    build_report(ex, warps, why);
+  }
+  // Timing mode: the current cycle (quiet_cycles counts from the last progress).
+  void set_time(std::uint64_t now) { now_ = now; }
   bool quiet() const { return quiet_; }
   const std::string& report() const { return report_; }
   const std::string& reason() const { return reason_; }
@@ -42,6 +49,8 @@ class Watchdog {
   WatchdogOptions opts_;
   std::uint64_t last_progress_ = ~std::uint64_t{0};
   std::uint64_t last_progress_step_ = 0;
+  std::uint64_t last_progress_time_ = 0;
+  std::uint64_t now_ = 0;
   std::uint64_t epoch_ = 0;
   bool quiet_ = false;
   std::vector<std::vector<std::pair<Pc, std::uint64_t>>> seen_;  // per warp, this epoch

@@ -5,7 +5,8 @@ import json, os, subprocess, sys
 exe, out = sys.argv[1], sys.argv[2]
 os.makedirs(out, exist_ok=True)
 path = os.path.join(out, "ht_test.json")
-rc = subprocess.run([exe, "run", "ht", "--size", "test", "--json", path]).returncode
+rc = subprocess.run([exe, "run", "ht", "--size", "test", "--mode", "functional", "--json",
+                     path]).returncode
 assert rc == 0, f"exit code {rc}"
 j = json.load(open(path))
 for key in ["workload", "size", "config", "mode", "exit_code", "validated", "cycles",
@@ -15,11 +16,32 @@ assert j["workload"] == "ht" and j["size"] == "test" and j["validated"] is True
 assert j["exit_code"] == 0 and j["cycles"] == 0 and j["mode"] == "functional"
 assert j["warp_instructions"] > 0 and j["thread_instructions"] >= j["warp_instructions"]
 assert j["stats"]["func"]["cas_attempts"] > 0
+
+# Timing mode: cycles, the stall breakdown, the resolved config beside the statistics, CSV.
+path = os.path.join(out, "ht_timing.json")
+csv = os.path.join(out, "ht_timing.csv")
+rc = subprocess.run([exe, "run", "ht", "--size", "test", "--config", "tiny", "--json", path,
+                     "--csv", csv]).returncode
+assert rc == 0, f"exit code {rc}"
+t = json.load(open(path))
+assert t["mode"] == "timing" and t["config"] == "tiny" and t["cycles"] > 0 and t["validated"]
+g = t["stats"]["gpu"]
+assert g["cycles"] == t["cycles"] and g["ipc"] > 0
+assert set(g["scheduler_cycles"]) >= {"issued", "idle", "control", "data", "structural",
+                                      "barrier", "exit", "fetch"}
+assert "issued" in g["sm"][0]["sched"][0]
+assert os.path.exists(os.path.join(out, "ht_timing.config.yaml"))
+assert "gpu.cycles," in open(csv).read()
+# Determinism: a second identical run gives identical statistics.
+path2 = os.path.join(out, "ht_timing2.json")
+subprocess.run([exe, "run", "ht", "--size", "test", "--config", "tiny", "--json", path2], check=True)
+t2 = json.load(open(path2))
+assert t2["stats"]["gpu"] == g, "two identical timing runs differ"
 bench = json.loads(subprocess.run([exe, "bench", "--quick", "--json"], capture_output=True,
                                   text=True, check=True).stdout)
 assert isinstance(bench, list) and len(bench) >= 2
 for r in bench:
     for key in ["mode", "workload", "config", "seconds", "warp_instructions",
-                "thread_instructions", "kips", "mtips"]:
+                "thread_instructions", "kips", "mtips", "cycles"]:
         assert key in r, f"bench record lacks {key}"
 print("PASS")

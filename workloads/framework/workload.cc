@@ -33,7 +33,9 @@ int WorkloadContext::load(const std::string& ptx_name) {
   const auto& all = embedded_ptx();
   auto it = all.find(ptx_name);
   if (it == all.end()) throw usage_error(fmt::format("no embedded PTX named '{}'", ptx_name));
-  return device_.load_module(ptx::parse_module(it->second, "workloads/" + ptx_name));
+  ptx::Module m = ptx::parse_module(it->second, "workloads/" + ptx_name);
+  if (module_hook_) m = module_hook_(m);
+  return device_.load_module(std::move(m));
 }
 
 bool WorkloadContext::launch(int module, const std::string& kernel, Dim3 grid, Dim3 block,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -36,8 +37,12 @@ class WorkloadContext {
 
   func::Device& device() { return device_; }
   std::int64_t param(const std::string& name) const;
-  // Loads the embedded PTX of a workload source (e.g. "ht/ht.ptx").
+  // Loads the embedded PTX of a workload source (e.g. "ht/ht.ptx"), passed through the
+  // module hook when one is set (compile.ssde=true applies the SSDE transform there).
   int load(const std::string& ptx_name);
+  void set_module_hook(std::function<ptx::Module(const ptx::Module&)> hook) {
+    module_hook_ = std::move(hook);
+  }
   // Launches; returns false (and records the report) when the watchdog stopped the kernel.
   bool launch(int module, const std::string& kernel, Dim3 grid, Dim3 block,
               const func::KernelArgs& args, std::uint32_t dynamic_shared = 0);
@@ -51,6 +56,7 @@ class WorkloadContext {
   std::map<std::string, std::int64_t> params_;
   std::string watchdog_report_;
   std::vector<std::string> notes_;
+  std::function<ptx::Module(const ptx::Module&)> module_hook_;
 };
 
 struct Validation {

@@ -1,6 +1,8 @@
 // ht: chained hash-table insertion guarded by one spin lock per bucket, written the
 // SIMT-compliant way of seed 000 Fig. 1a (the lock attempt sits inside the loop body, so a
 // thread that acquires the lock finishes its critical section before reconverging).
+#include "simtsync.cuh"
+
 struct Entry {
   unsigned key;
   unsigned value;
@@ -20,6 +22,7 @@ extern "C" __global__ void ht_insert(Entry* pool, Entry** buckets, int* locks, c
     int* mutex = &locks[bucket];
     bool done = false;
     while (!done) {
+      SIMTSYNC_SPIN_LOOP();
       if (atomicCAS(mutex, 0, 1) == 0) {
         __threadfence();
         location->next = buckets[bucket];

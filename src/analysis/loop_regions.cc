@@ -1,0 +1,141 @@
+#include "analysis/loop_regions.h"
+
+#include <algorithm>
+
+#include "analysis/inst_info.h"
+
+namespace simtsync::analysis {
+namespace {
+
+int first_barrier(const Cfg& cfg, NodeId b) {
+  const ptx::Function& f = cfg.function();
+  for (int i = cfg.block(b).begin; i < cfg.block(b).end; ++i)
+    if (is_blocking_barrier(f.insts[static_cast<size_t>(i)])) return i;
+  return -1;
+}
+
+// Blocks on paths from `from` that have not reached `stop` (stop excluded). Real edges only.
+std::vector<char> paths_until(const Cfg& cfg, NodeId from, NodeId stop) {
+  std::vector<char> seen(static_cast<size_t>(cfg.size()), 0);
+  if (from == stop || !cfg.is_block(from)) return seen;
+  std::vector<NodeId> work{from};
+  seen[static_cast<size_t>(from)] = 1;
+  while (!work.empty()) {
+    const NodeId n = work.back();
+    work.pop_back();
+    for (NodeId s : cfg.succs(n)) {
+      if (s == stop || !cfg.is_block(s) || seen[static_cast<size_t>(s)] ||
+          cfg.is_virtual_edge(n, s))
+        continue;
+      seen[static_cast<size_t>(s)] = 1;
+      work.push_back(s);
+    }
+  }
+  return seen;
+}
+
+struct BranchPaths {
+  int inst = -1;
+  std::vector<std::vector<char>> per_succ;  // P(S->R) for each successor S
+};
+
+}  // namespace
+
+bool LoopRegion::is_reachable(NodeId n) const {
+  return std::binary_search(reachable.begin(), reachable.end(), n);
+}
+
+std::vector<int> LoopRegion::reach_branches(const Cfg& cfg, NodeId bb) const {
+  if (!is_reachable(bb)) return {};
+  // Backward from bb through reachable blocks whose traversal continues (no barrier cut).
+  std::vector<char> back(static_cast<size_t>(cfg.size()), 0);
+  std::vector<NodeId> work{bb};
+  while (!work.empty()) {
+    const NodeId n = work.back();
+    work.pop_back();
+    for (NodeId p : cfg.preds(n)) {
+      if (!is_reachable(p) || barrier_cut.count(p) || cfg.is_virtual_edge(p, n)) continue;
+      if (back[static_cast<size_t>(p)]) continue;
+      back[static_cast<size_t>(p)] = 1;
+      work.push_back(p);
+    }
+  }
+  std::vector<int> out;
+  for (NodeId n : reachable) {
+    if (!back[static_cast<size_t>(n)]) continue;  // bb itself only when on a cycle
+    if (cfg.succs(n).size() >= 2) out.push_back(cfg.terminator(n));
+  }
+  return out;
+}
+
+std::vector<LoopRegion> compute_loop_regions(const Cfg& cfg, const DomTree& pdom,
+                                             const LoopInfo& loops,
+                                             const ReconvergenceTable& rec) {
+  // P(S->R) for every divergent branch, shared by all loops.
+  std::vector<BranchPaths> branches;
+  for (const auto& p : rec.points()) {
+    if (cfg.succs(p.block).size() < 2 || cfg.terminator(p.block) != p.inst) continue;
+    BranchPaths bp;
+    bp.inst = p.inst;
+    for (NodeId s : cfg.succs(p.block)) bp.per_succ.push_back(paths_until(cfg, s, p.reconverge_node));
+    branches.push_back(std::move(bp));
+  }
+  std::vector<LoopRegion> out;
+  for (const Loop& l : loops.loops()) {
+    LoopRegion r;
+    if (l.exit_edges.empty()) {
+      out.push_back(std::move(r));
+      continue;
+    }
+    NodeId R = l.exit_blocks.front();
+    for (NodeId e : l.exit_blocks) R = pdom.nearest_common_dominator(R, e);
+    for (int br : l.exiting_branches)
+      if (const ReconvergencePoint* p = rec.find_by_inst(br))
+        R = pdom.nearest_common_dominator(R, p->reconverge_node);
+    r.reconverge = R;
+    // Reachable from R.
+    if (cfg.is_block(R) && !l.contains(R)) {
+      std::vector<char> seen(static_cast<size_t>(cfg.size()), 0);
+      std::vector<NodeId> work{R};
+      seen[static_cast<size_t>(R)] = 1;
+      while (!work.empty()) {
+        const NodeId n = work.back();
+        work.pop_back();
+        r.reachable.push_back(n);
+        if (int b = first_barrier(cfg, n); b >= 0) {
+          r.barrier_cut[n] = b;
+          continue;
+        }
+        for (NodeId s : cfg.succs(n)) {
+          if (!cfg.is_block(s) || seen[static_cast<size_t>(s)] || l.contains(s) ||
+              cfg.is_virtual_edge(n, s))
+            continue;
+          seen[static_cast<size_t>(s)] = 1;
+          work.push_back(s);
+        }
+      }
+      std::sort(r.reachable.begin(), r.reachable.end());
+    }
+    // Parallel to L.
+    for (const BranchPaths& bp : branches) {
+      for (size_t t = 0; t < bp.per_succ.size(); ++t) {
+        const auto& pt = bp.per_succ[t];
+        if (!std::all_of(l.blocks.begin(), l.blocks.end(),
+                         [&](NodeId b) { return pt[static_cast<size_t>(b)] != 0; }))
+          continue;
+        for (size_t nt = 0; nt < bp.per_succ.size(); ++nt) {
+          if (nt == t) continue;
+          for (NodeId b = 0; b < cfg.num_blocks(); ++b) {
+            if (!bp.per_succ[nt][static_cast<size_t>(b)] || l.contains(b)) continue;
+            auto& v = r.parallel[b];
+            if (std::find(v.begin(), v.end(), bp.inst) == v.end()) v.push_back(bp.inst);
+          }
+        }
+      }
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace simtsync::analysis

@@ -1,0 +1,57 @@
+// Seed 003 Algorithm 2: safe post-dominators (SafePDom) of the loops Algorithm 1 flags, the
+// earliest points that post-dominate the loop exits, the redefining writes and the branches on
+// the paths that lead to them, with the iterative resolution of conflicts between loops.
+//
+// Contract:
+//  - A ProgramPoint is "just before instruction `inst` of block `node`", or EXIT (node ==
+//    cfg.exit(), inst == -1). Post-dominance of points: same block and not earlier, or the
+//    block strictly post-dominates the other; EXIT post-dominates every point.
+//  - IPDom(point, instruction I): for a non-branch I, the point right after I (the start of
+//    the next block when I ends its block); for a divergent branch, the start of its
+//    reconvergence block under the convention of the SimtDeadlock result.
+//  - safe(L) starts at R(L) (loop_regions.h); lines 4-14 of the algorithm move it; lines 10-14
+//    only when the options count parallel blocks. Conflict resolution: while some flagged loop
+//    M has a block on a path from L's exits that has not reached safe(L), and safe(L) does not
+//    post-dominate safe(M), safe(L) = IPDom(safe(L), safe(M)). It terminates because EXIT
+//    post-dominates everything.
+//  - Unflagged loops have no SafePDom (std::nullopt).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "analysis/simt_deadlock.h"
+
+namespace simtsync::analysis {
+
+struct ProgramPoint {
+  NodeId node = kNoNode;
+  int inst = -1;  // first instruction after the point; -1 for EXIT
+  bool operator==(const ProgramPoint&) const = default;
+};
+
+class SafePdom {
+ public:
+  static SafePdom compute(const Cfg& cfg, const DomTree& pdom, const LoopInfo& loops,
+                          const SimtDeadlock& dl);
+
+  const std::optional<ProgramPoint>& safe(int loop) const {
+    return safe_[static_cast<size_t>(loop)];
+  }
+  // Number of passes the conflict resolution needed (1 when nothing changed).
+  int resolution_passes() const { return passes_; }
+
+  // Point helpers (also used by the SSDE transform).
+  static ProgramPoint block_start(const Cfg& cfg, NodeId n);
+  static ProgramPoint after_inst(const Cfg& cfg, const DomTree& pdom, int inst);
+  static bool pdominates(const Cfg& cfg, const DomTree& pdom, const ProgramPoint& a,
+                         const ProgramPoint& b);
+  static ProgramPoint ipdom(const Cfg& cfg, const DomTree& pdom, const ProgramPoint& a,
+                            const ProgramPoint& b);
+
+ private:
+  std::vector<std::optional<ProgramPoint>> safe_;
+  int passes_ = 0;
+};
+
+}  // namespace simtsync::analysis

@@ -1,0 +1,223 @@
+// Every key the GPU model reads. Defaults describe the GTX480 as GPGPU-Sim 3.x models it (the
+// baseline of seeds 000 and 002); each default names its source. Keys of the memory hierarchy
+// beyond the stand-in `mem.simple` model arrive with issue 4.
+#include <limits>
+
+#include "config/schema.h"
+
+namespace simtsync::config {
+namespace {
+
+constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
+constexpr const char* kSeedGtx480 = "seed 000 Table II, seed 002 Table 1 (GTX480)";
+constexpr const char* kGpgpuSim = "GPGPU-Sim 3.x SM2_GTX480/gpgpusim.config";
+constexpr const char* kFermiLat =
+    "GPGPU-Sim 3.x SM2_GTX480 -ptx_opcode_latency_* (seeds are silent on latencies)";
+constexpr const char* kFermiIi =
+    "GPGPU-Sim 3.x SM2_GTX480 -ptx_opcode_initiation_* (seeds are silent)";
+
+void add_gpu(Schema& s) {
+  s.add_int("gpu.num_sms", 15, 1, 1024, "Streaming multiprocessors (SMs, 'cores')", kSeedGtx480)
+      .add_float("gpu.core_clock_mhz", 700, 1, 10000,
+                 "SM clock; simulated cycles count in this domain. GPGPU-Sim models Fermi at half "
+                 "the 1401 MHz shader clock because a 32-lane warp issues per cycle",
+                 "seed 000 Table II")
+      .add_int("gpu.warp_size", 32, 1, 64, "Threads per warp", "seed 002 Table 1")
+      .add_choice("gpu.cta_dispatch.impl", "round_robin", {"round_robin"},
+                  "How CTAs are assigned to SMs as slots free up", "issue 3 (CTAs spread round robin)")
+      .add_int("gpu.random_seed", 1, 0, kNoLimit,
+               "Seed of every random generator in the model (runs are deterministic)",
+               "STYLE.md rule 8");
+}
+
+void add_sm_limits(Schema& s) {
+  s.add_int("sm.max_threads", 1536, 1, 65536, "Resident threads per SM (occupancy limit)",
+            kSeedGtx480)
+      .add_int("sm.max_warps", 48, 1, 2048, "Resident warps per SM (occupancy limit)",
+               "seed 002 Table 1")
+      .add_int("sm.max_ctas", 8, 1, 1024, "Resident CTAs (thread blocks) per SM", "seed 002 Table 1")
+      .add_int("sm.registers", 32768, 1, 1 << 24, "32-bit registers per SM", kSeedGtx480)
+      .add_int("sm.register_granularity", 4, 1, 256,
+               "Registers per thread are rounded up to a multiple of this for occupancy",
+               "GPGPU-Sim 3.x shader_core_config::max_cta ((regs + 3) & ~3)")
+      .add_int("sm.shared_memory_bytes", 49152, 0, 1 << 24,
+               "Shared memory per SM available to CTAs (occupancy limit)", "seed 002 Table 1");
+}
+
+void add_sm_front_end(Schema& s) {
+  s.add_int("sm.num_schedulers", 2, 1, 16,
+            "Warp schedulers per SM; warps are split among them by warp id", kSeedGtx480)
+      .add_int("sm.max_issue_per_warp", 1, 1, 2,
+               "Instructions one scheduler may issue from one warp per cycle (2: dual issue)",
+               "GPGPU-Sim SM2_GTX480 -gpgpu_max_insn_issue_per_warp 1")
+      .add_int("sm.simd_width", 32, 1, 64,
+               "Lanes of each SP/SFU/DP pipeline: a warp instruction occupies its unit for "
+               "ii * ceil(warp_size / simd_width) cycles",
+               "seed 002 Table 1 (SIMD width 32)")
+      .add_int("sm.ibuffer_slots", 2, 1, 64, "Decoded-instruction buffer entries per warp",
+               "GPGPU-Sim 3.x (2 I-buffer entries per warp), issue 3")
+      .add_int("sm.fetch_width", 1, 1, 64, "Warps fetched from the I-cache per cycle",
+               "GPGPU-Sim 3.x shader_core_ctx::fetch (one warp per cycle)")
+      .add_int("sm.decode_width", 2, 1, 8, "Instructions decoded into one warp's I-buffer per cycle",
+               "GPGPU-Sim 3.x shader_core_ctx::decode (up to 2 per cycle)")
+      .add_choice("sm.warp_scheduler.impl", "gto", {"lrr", "gto", "glrr", "two_level"},
+                  "Issue policy: loose round robin, greedy-then-oldest, greedy-then-loose-round-"
+                  "robin (seed 003 sec. V-A), two-level active set",
+                  "GPGPU-Sim SM2_GTX480 -gpgpu_scheduler gto")
+      .add_int("sm.warp_scheduler.rotation_period", 0, 0, kNoLimit,
+               "GTO: cycles between rotations of warp age priority (0: never)",
+               "seed 000 sec. IV-C uses 50000 when enabled")
+      .add_int("sm.warp_scheduler.active_set", 8, 1, 2048,
+               "two_level: warps per scheduler in the active set", "Narasiman et al. MICRO 2011")
+      .add_choice("sm.fetch_policy.impl", "rr", {"rr"},
+                  "Which warp the fetch stage serves next (round robin)",
+                  "seed 002 sec. 2.2 (GPGPU-Sim fetches round robin)")
+      .add_choice("sm.reconvergence.impl", "ipdom_stack", {"ipdom_stack"},
+                  "Branch divergence and reconvergence mechanism",
+                  "seed 004 Table 6.1 (PDOM)");
+}
+
+void add_icache(Schema& s) {
+  s.add_int("sm.icache.size_bytes", 2048, 64, 1 << 24, "Instruction cache capacity per SM",
+            "seed 002 Table 1 (2KB, 4-way, 4 sets)")
+      .add_int("sm.icache.line_bytes", 128, 8, 4096, "Instruction cache line size (power of two)",
+               "GPGPU-Sim SM2_GTX480 -gpgpu_cache:il1 N:4:128:4")
+      .add_int("sm.icache.assoc", 4, 1, 1024, "Instruction cache associativity (LRU)",
+               "seed 002 Table 1")
+      .add_int("sm.icache.hit_latency", 1, 0, 1000, "Cycles from fetch to I-buffer on a hit",
+               "GPGPU-Sim 3.x (hit returns the next cycle)")
+      .add_int("sm.icache.miss_latency", 120, 0, 100000,
+               "Cycles to fill a missing line (stand-in for an L2 round trip until issue 4)",
+               "estimate: GPGPU-Sim SM2_GTX480 -gpgpu_l2_rop_latency 120")
+      .add_int("sm.icache.mshrs", 2, 1, 1024, "Outstanding instruction-cache misses per SM",
+               "GPGPU-Sim SM2_GTX480 -gpgpu_cache:il1 ...,S:2:32 (2 MSHRs)")
+      .add_bool("sm.icache.perfect", false, "Every fetch hits (to isolate front-end effects)",
+                "experiment switch");
+}
+
+void add_units(Schema& s) {
+  s.add_int("sm.units.sp", 2, 1, 64, "SP (ALU/FPU) pipelines per SM", "seed 002 Table 1")
+      .add_int("sm.units.sfu", 1, 1, 64, "SFU (transcendental) pipelines per SM", "seed 002 Table 1")
+      .add_int("sm.units.ldst", 1, 1, 64, "LD/ST units per SM", "GPGPU-Sim SM2_GTX480 pipeline widths")
+      .add_int("sm.units.dp", 0, 0, 64,
+               "Double-precision pipelines per SM (0: DP instructions run on the SFU pipelines)",
+               "GPGPU-Sim SM2_GTX480 -gpgpu_num_dp_units 0")
+      .add_int("sm.units.int", 0, 0, 64,
+               "Integer pipelines per SM (0: integer instructions run on the SP pipelines)",
+               "GPGPU-Sim SM2_GTX480 (no INT unit on Fermi)");
+}
+
+void add_latencies(Schema& s) {
+  struct Row {
+    const char* cls;
+    std::int64_t lat, ii;
+    const char* what;
+  };
+  // Latency: cycles from issue until dependants may issue. II: cycles before the unit accepts
+  // another warp instruction (before the simd_width factor).
+  const Row rows[] = {
+      {"int", 4, 1, "integer add/logic/shift/compare/move"},
+      {"imul", 5, 2, "integer multiply and multiply-add"},
+      {"idiv", 145, 8, "integer divide and remainder"},
+      {"fp", 4, 1, "single-precision add/mul/fma/compare/convert"},
+      {"fp_div", 39, 4, "single-precision divide"},
+      {"dp", 8, 8, "double-precision add/mul/fma"},
+      {"dp_div", 330, 130, "double-precision divide"},
+      {"sfu", 20, 4, "transcendentals (sin, cos, ex2, lg2, rsqrt, rcp, sqrt)"},
+  };
+  for (const Row& r : rows) {
+    std::string sfu_src = "estimate: GPGPU-Sim SM6_GTX1080Ti -ptx_opcode_latency_sfu 20";
+    bool sfu = std::string(r.cls) == "sfu";
+    s.add_int(std::string("sm.latency.") + r.cls, r.lat, 1, 100000,
+              std::string("Latency in cycles: ") + r.what, sfu ? sfu_src : kFermiLat);
+  }
+  for (const Row& r : rows) {
+    bool sfu = std::string(r.cls) == "sfu";
+    s.add_int(std::string("sm.ii.") + r.cls, r.ii, 1, 100000,
+              std::string("Initiation interval in cycles: ") + r.what,
+              sfu ? "Fermi whitepaper: 4 SFUs/SM, 8 shader clocks = 4 core cycles per warp"
+                  : kFermiIi);
+  }
+  s.add_int("sm.latency.ctrl", 4, 1, 100000,
+            "Cycles until a branch resolves and fetch may continue past it",
+            "estimate: branches use the integer pipeline in GPGPU-Sim")
+      .add_int("sm.latency.ldst_issue", 4, 1, 100000,
+               "Cycles in the LD/ST unit (address generation, coalescing) before the memory "
+               "port sees the request",
+               "estimate");
+}
+
+void add_memory(Schema& s) {
+  s.add_int("sm.shared.latency", 26, 1, 100000, "Shared-memory access latency (no conflicts)",
+            "GPGPU-Sim SM2_GTX480 -gpgpu_smem_latency 26")
+      .add_int("sm.shared.banks", 32, 1, 256, "Shared-memory banks",
+               "GPGPU-Sim SM2_GTX480 -gpgpu_shmem_num_banks 32")
+      .add_int("sm.shared.bank_bytes", 4, 1, 64, "Width of one shared-memory bank",
+               "Fermi whitepaper (32 banks x 4 bytes)")
+      .add_choice("mem.model", "simple", {"simple"},
+                  "Global-memory model (the detailed hierarchy arrives with issue 4)", "issue 3")
+      .add_int("mem.simple.latency", 400, 1, 1000000,
+               "Global load round trip in core cycles (simple model)",
+               "estimate: GPGPU-Sim GTX480 L1 35 + L2 ROP 120 + DRAM 100 + interconnect")
+      .add_int("mem.simple.atomic_latency", 400, 1, 1000000,
+               "Global atomic round trip in core cycles; atomics execute at L2 (simple model)",
+               "estimate: about one load round trip")
+      .add_int("mem.simple.atomic_occupancy", 4, 1, 100000,
+               "Cycles the atomic unit spends on one operation to one address: operations to "
+               "the same address serialize at this rate (simple model)",
+               "estimate: a read-modify-write of one L2 line in a few L2 cycles")
+      .add_float("mem.simple.bytes_per_cycle", 253, 0.001, 1e6,
+                 "GPU-wide memory bandwidth in bytes per core cycle (simple model)",
+                 "GTX480 177.4 GB/s (NVIDIA spec) / 700 MHz")
+      .add_int("mem.simple.line_bytes", 128, 4, 4096,
+               "Coalescing granularity: a warp access costs one request per distinct line",
+               "GPGPU-Sim SM2_GTX480 L1 line 128 B")
+      .add_int("mem.simple.queue_depth", 32, 1, 1 << 20,
+               "Requests in flight per SM before the memory port refuses more",
+               "GPGPU-Sim SM2_GTX480 L1 MSHRs (-gpgpu_cache:dl1 ...,S:64:8 -> estimate 32)");
+}
+
+void add_misc(Schema& s) {
+  s.add_int("compile.registers_per_thread", 0, 0, 255,
+            "Registers per thread for occupancy (0: take the count from ptxas -v)", "issue 3")
+      .add_int("watchdog.max_cycles", 0, 0, kNoLimit,
+               "Timing mode: stop with a suspected-livelock report at this cycle (0: no limit)",
+               "issue 3")
+      .add_int("watchdog.no_completion_window", 5000000, 0, kNoLimit,
+               "Timing mode: cycles without any CTA completing before a suspected-livelock "
+               "report (0: off)",
+               "estimate: far longer than any CTA of the shipped workloads")
+      .add_int("watchdog.quiet_cycles", 200000, 0, INT64_MAX,
+               "Timing mode: cycles without progress (no memory value change, warp exit or "
+               "barrier release) before warps are checked for repeating states (livelock)",
+               "simtsync design choice")
+      .add_int("watchdog.quiet_steps", 1000000, 1, kNoLimit,
+               "Functional mode: warp instructions without visible progress before the "
+               "livelock check starts",
+               "src/func/watchdog.h default")
+      .add_int("watchdog.max_steps", 0, 0, kNoLimit,
+               "Functional mode: hard limit on warp instructions (0: none)",
+               "src/func/watchdog.h default");
+}
+
+Schema build() {
+  Schema s;
+  add_gpu(s);
+  add_sm_limits(s);
+  add_sm_front_end(s);
+  add_icache(s);
+  add_units(s);
+  add_latencies(s);
+  add_memory(s);
+  add_misc(s);
+  return s;
+}
+
+}  // namespace
+
+const Schema& gpu_schema() {
+  static const Schema s = build();
+  return s;
+}
+
+}  // namespace simtsync::config

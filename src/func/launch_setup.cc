@@ -1,0 +1,74 @@
+#include "func/launch_setup.h"
+
+#include "timing/simt/impl/ipdom_stack.h"
+
+namespace simtsync::func {
+
+LaunchInfo make_launch_info(const DecodedFunction& kernel, Dim3 grid, Dim3 block,
+                            unsigned warp_size, std::uint32_t dynamic_shared) {
+  LaunchInfo li;
+  li.kernel = &kernel;
+  li.grid = grid;
+  li.block = block;
+  li.warp_size = warp_size;
+  li.dynamic_shared = dynamic_shared;
+  li.warps_per_cta = static_cast<unsigned>((block.count() + warp_size - 1) / warp_size);
+  return li;
+}
+
+void create_grid(const Program& prog, const LaunchInfo& li, bool allocate, std::vector<Cta>& ctas,
+                 std::vector<Warp>& warps) {
+  const Dim3 grid = li.grid;
+  ctas.assign(grid.count(), Cta{});
+  warps.clear();
+  warps.reserve(grid.count() * li.warps_per_cta);
+  for (std::uint64_t c = 0; c < grid.count(); ++c) {
+    Cta& cta = ctas[c];
+    cta.index = static_cast<int>(c);
+    cta.ctaid = Dim3{static_cast<std::uint32_t>(c % grid.x),
+                     static_cast<std::uint32_t>((c / grid.x) % grid.y),
+                     static_cast<std::uint32_t>(c / (std::uint64_t{grid.x} * grid.y))};
+    for (unsigned wi = 0; wi < li.warps_per_cta; ++wi) {
+      Warp& w = warps.emplace_back(li.warp_size, 0);
+      w.global_id = static_cast<int>(warps.size()) - 1;
+      w.age = static_cast<std::uint64_t>(w.global_id);
+      w.cta = cta.index;
+      w.warp_in_cta = static_cast<int>(wi);
+      cta.warps.push_back(w.global_id);
+    }
+    if (allocate) setup_cta(prog, li, cta, warps);
+  }
+}
+
+void setup_cta(const Program& prog, const LaunchInfo& li, Cta& cta, std::vector<Warp>& warps) {
+  const DecodedFunction& kernel = *li.kernel;
+  const int kernel_index = static_cast<int>(&kernel - &prog.functions().front());
+  const std::uint64_t threads = li.block.count();
+  const unsigned ws = li.warp_size;
+  cta.shared.assign(kernel.static_shared + li.dynamic_shared, 0);
+  cta.live_warps = 0;
+  for (int wid : cta.warps) {
+    Warp& w = warps[static_cast<size_t>(wid)];
+    w.allocate(prog.total_regs());
+    w.function = kernel_index;
+    w.threads = 0;
+    const unsigned wi = static_cast<unsigned>(w.warp_in_cta);
+    for (unsigned l = 0; l < ws; ++l) {
+      std::uint64_t t = std::uint64_t{wi} * ws + l;
+      if (t >= threads) break;
+      w.threads |= LaneMask{1} << l;
+      w.tid[0][l] = static_cast<std::uint32_t>(t % li.block.x);
+      w.tid[1][l] = static_cast<std::uint32_t>((t / li.block.x) % li.block.y);
+      w.tid[2][l] = static_cast<std::uint32_t>(t / (std::uint64_t{li.block.x} * li.block.y));
+    }
+    w.simt = std::make_unique<simt::IpdomStack>(kernel.base_pc, w.threads);
+    ++cta.live_warps;
+  }
+}
+
+void release_cta(Cta& c, std::vector<Warp>& warps) {
+  std::vector<std::uint8_t>().swap(c.shared);
+  for (int wid : c.warps) warps[static_cast<size_t>(wid)].release();
+}
+
+}  // namespace simtsync::func

@@ -1,0 +1,143 @@
+#include "stats/timing_report.h"
+
+#include <fmt/format.h>
+
+namespace simtsync::stats {
+namespace {
+
+constexpr const char* kUnitNames[] = {"sp", "sfu", "dp", "ldst"};
+
+sm::SchedStats sum_sched(const gpu::TimingTotals& t) {
+  sm::SchedStats s;
+  for (const auto& x : t.sm)
+    for (const auto& y : x.sched) {
+      for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k) s.cycles[k] += y.cycles[k];
+      s.issued += y.issued;
+    }
+  return s;
+}
+
+void flatten(const nlohmann::json& j, const std::string& prefix, std::string& out) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) flatten(j[i], fmt::format("{}[{}]", prefix, i), out);
+  } else {
+    out += prefix + "," + j.dump() + "\n";
+  }
+}
+
+}  // namespace
+
+nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size) {
+  nlohmann::json g;
+  std::uint64_t warp_instr = 0, thread_instr = 0;
+  for (const auto& s : t.sm) warp_instr += s.warp_instructions, thread_instr += s.thread_instructions;
+  g["cycles"] = t.cycles;
+  g["kernels"] = t.kernels;
+  g["ctas"] = t.ctas;
+  g["warp_instructions"] = warp_instr;
+  g["thread_instructions"] = thread_instr;
+  g["ipc"] = t.cycles ? static_cast<double>(warp_instr) / static_cast<double>(t.cycles) : 0.0;
+  g["thread_ipc"] = t.cycles ? static_cast<double>(thread_instr) / static_cast<double>(t.cycles) : 0.0;
+  g["simd_efficiency"] = warp_instr ? static_cast<double>(thread_instr) /
+                                          (static_cast<double>(warp_instr) * warp_size)
+                                    : 0.0;
+  g["registers_per_thread"] = t.last_resources.registers;
+  g["registers_source"] = t.last_resources.source;
+  g["occupancy_ctas_per_sm"] = t.last_occupancy_ctas;
+  const sm::SchedStats all = sum_sched(t);
+  nlohmann::json stall;
+  for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k)
+    stall[sm::kStallNames[k]] = all.cycles[k];
+  g["scheduler_cycles"] = stall;
+  nlohmann::json sms = nlohmann::json::array();
+  for (size_t i = 0; i < t.sm.size(); ++i) {
+    const auto& s = t.sm[i];
+    nlohmann::json j;
+    j["active_cycles"] = s.active_cycles;
+    j["warp_instructions"] = s.warp_instructions;
+    j["thread_instructions"] = s.thread_instructions;
+    for (int u = 0; u < 4; ++u) j["unit_busy"][kUnitNames[u]] = s.unit_busy[u];
+    j["ibuffer_fills"] = s.ibuffer_fills;
+    j["ibuffer_flushes"] = s.ibuffer_flushes;
+    j["icache_stall_cycles"] = s.icache_stall_cycles;
+    j["shared_conflict_cycles"] = s.shared_conflict_cycles;
+    j["memory_refusals"] = s.memory_refusals;
+    j["ctas_completed"] = s.ctas_completed;
+    j["icache"] = {{"accesses", t.icache[i].accesses},
+                   {"hits", t.icache[i].hits},
+                   {"misses", t.icache[i].misses}};
+    nlohmann::json sched = nlohmann::json::array();
+    for (const auto& sc : s.sched) {
+      nlohmann::json x;
+      x["issued"] = sc.issued;
+      for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k)
+        x["cycles"][sm::kStallNames[k]] = sc.cycles[k];
+      sched.push_back(x);
+    }
+    j["sched"] = sched;
+    sms.push_back(j);
+  }
+  g["sm"] = sms;
+  g["mem"] = {{"loads", t.mem.loads},
+              {"stores", t.mem.stores},
+              {"atomics", t.mem.atomics},
+              {"transactions", t.mem.transactions},
+              {"atomic_lane_ops", t.mem.atomic_lane_ops},
+              {"atomic_wait_cycles", t.mem.atomic_wait_cycles},
+              {"refused", t.mem.refused}};
+  return g;
+}
+
+std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
+  const nlohmann::json g = timing_stats_json(t, warp_size);
+  std::string out;
+  auto row = [&](const std::string& name, const std::string& v, const std::string& desc) {
+    out += fmt::format("  {:<22} {:>16}  {}\n", name, v, desc);
+  };
+  row("cycles", fmt::format("{}", t.cycles), "simulated core cycles (all kernels)");
+  row("ipc", fmt::format("{:.4f}", g["ipc"].get<double>()), "warp instructions per cycle, whole GPU");
+  row("thread_ipc", fmt::format("{:.2f}", g["thread_ipc"].get<double>()),
+      "thread instructions per cycle, whole GPU");
+  row("registers_per_thread", fmt::format("{} ({})", t.last_resources.registers, t.last_resources.source),
+      "register allocation used for occupancy");
+  row("occupancy", fmt::format("{} CTAs/SM", t.last_occupancy_ctas),
+      "resident CTAs per SM at full load (last kernel)");
+  const sm::SchedStats all = sum_sched(t);
+  std::uint64_t total = 0;
+  for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k) total += all.cycles[k];
+  out += "  scheduler cycles (all SMs and schedulers):\n";
+  for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k)
+    out += fmt::format("    {:<20} {:>16}  {:5.1f}%\n", sm::kStallNames[k], all.cycles[k],
+                       total ? 100.0 * static_cast<double>(all.cycles[k]) / static_cast<double>(total) : 0.0);
+  std::uint64_t busy[4] = {}, fills = 0, flushes = 0, acc = 0, miss = 0;
+  for (size_t i = 0; i < t.sm.size(); ++i) {
+    for (int u = 0; u < 4; ++u) busy[u] += t.sm[i].unit_busy[u];
+    fills += t.sm[i].ibuffer_fills;
+    flushes += t.sm[i].ibuffer_flushes;
+    acc += t.icache[i].accesses;
+    miss += t.icache[i].misses;
+  }
+  for (int u = 0; u < 4; ++u)
+    row(fmt::format("unit_busy.{}", kUnitNames[u]), fmt::format("{}", busy[u]),
+        "pipeline-cycles the unit class was occupied");
+  row("ibuffer_fills", fmt::format("{}", fills), "instructions fetched into I-buffers");
+  row("ibuffer_flushes", fmt::format("{}", flushes), "I-buffers emptied by control transfers");
+  row("icache_misses", fmt::format("{} / {}", miss, acc), "I-cache misses / accesses");
+  row("mem.transactions", fmt::format("{}", t.mem.transactions), "coalesced memory transactions");
+  row("mem.atomics", fmt::format("{}", t.mem.atomics), "warp-level atomic requests at the memory side");
+  row("mem.atomic_wait", fmt::format("{}", t.mem.atomic_wait_cycles),
+      "cycles atomics waited for their address's atomic unit");
+  row("mem.refused", fmt::format("{}", t.mem.refused), "requests refused by a full memory queue");
+  return out;
+}
+
+std::string flatten_csv(const nlohmann::json& j) {
+  std::string out = "name,value\n";
+  flatten(j, "", out);
+  return out;
+}
+
+}  // namespace simtsync::stats

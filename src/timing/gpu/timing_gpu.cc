@@ -1,0 +1,284 @@
+#include "timing/gpu/timing_gpu.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "config/config.h"
+#include "func/launch_setup.h"
+
+namespace simtsync::gpu {
+
+GpuParams gpu_params_from(const config::Config& c) {
+  GpuParams p;
+  auto u = [&](const char* k) { return static_cast<unsigned>(c.get_int(k)); };
+  p.num_sms = u("gpu.num_sms");
+  p.core_clock_mhz = c.get_float("gpu.core_clock_mhz");
+  p.register_granularity = std::max(1u, u("sm.register_granularity"));
+  p.registers_per_thread = u("compile.registers_per_thread");
+  sm::SmParams& s = p.sm;
+  s.warp_size = u("gpu.warp_size");
+  s.max_threads = u("sm.max_threads");
+  s.max_warps = u("sm.max_warps");
+  if (s.max_warps > 64)
+    throw usage_error(fmt::format("key 'sm.max_warps': {} is above 64, the most the timing model "
+                                  "tracks per SM", s.max_warps));
+  s.max_ctas = u("sm.max_ctas");
+  s.registers = u("sm.registers");
+  s.shared_bytes = u("sm.shared_memory_bytes");
+  s.num_schedulers = u("sm.num_schedulers");
+  s.simd_width = u("sm.simd_width");
+  s.ibuffer_slots = std::min(u("sm.ibuffer_slots"), sm::kMaxIbuffer);
+  s.fetch_width = u("sm.fetch_width");
+  s.scheduler.impl = c.get_string("sm.warp_scheduler.impl");
+  s.scheduler.rotation_period = static_cast<std::uint64_t>(c.get_int("sm.warp_scheduler.rotation_period"));
+  s.scheduler.active_set = u("sm.warp_scheduler.active_set");
+  s.icache_bytes = u("sm.icache.size_bytes");
+  s.icache_line = u("sm.icache.line_bytes");
+  s.icache_assoc = u("sm.icache.assoc");
+  s.icache_hit_latency = u("sm.icache.hit_latency");
+  s.icache_miss_latency = c.get_bool("sm.icache.perfect") ? s.icache_hit_latency
+                                                            : u("sm.icache.miss_latency");
+  using sm::OpClass;
+  using sm::UnitKind;
+  s.units[static_cast<int>(UnitKind::kSp)] = u("sm.units.sp");
+  s.units[static_cast<int>(UnitKind::kSfu)] = u("sm.units.sfu");
+  s.units[static_cast<int>(UnitKind::kLdst)] = u("sm.units.ldst");
+  // 0 DP units: double precision runs on the SFU pipelines (GPGPU-Sim's Fermi model).
+  s.units[static_cast<int>(UnitKind::kDp)] = u("sm.units.dp");
+  s.dp_on_sfu = s.units[static_cast<int>(UnitKind::kDp)] == 0;
+  const std::pair<OpClass, const char*> classes[] = {
+      {OpClass::kInt, "int"}, {OpClass::kImul, "imul"},    {OpClass::kIdiv, "idiv"},
+      {OpClass::kFp, "fp"},   {OpClass::kFpDiv, "fp_div"}, {OpClass::kDp, "dp"},
+      {OpClass::kSfu, "sfu"}};
+  for (auto [cls, name] : classes) {
+    s.latency[static_cast<int>(cls)] = u(fmt::format("sm.latency.{}", name).c_str());
+    s.ii[static_cast<int>(cls)] = u(fmt::format("sm.ii.{}", name).c_str());
+  }
+  s.latency[static_cast<int>(OpClass::kCtrl)] = u("sm.latency.ctrl");
+  s.ii[static_cast<int>(OpClass::kCtrl)] = 1;
+  s.latency[static_cast<int>(OpClass::kMem)] = u("sm.latency.ldst_issue");
+  s.ii[static_cast<int>(OpClass::kMem)] = 1;
+  s.shared_latency = u("sm.shared.latency");
+  s.shared_banks = u("sm.shared.banks");
+  p.mem.latency = u("mem.simple.latency");
+  p.mem.atomic_latency = u("mem.simple.atomic_latency");
+  p.mem.atomic_occupancy = u("mem.simple.atomic_occupancy");
+  p.mem.bytes_per_cycle = c.get_float("mem.simple.bytes_per_cycle");
+  p.mem.line_bytes = u("mem.simple.line_bytes");
+  p.mem.queue_depth = u("mem.simple.queue_depth");
+  p.max_cycles = static_cast<Cycle>(c.get_int("watchdog.max_cycles"));
+  p.no_completion_window = static_cast<Cycle>(c.get_int("watchdog.no_completion_window"));
+  p.watchdog.quiet_steps = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_steps"));
+  p.watchdog.max_steps = static_cast<std::uint64_t>(c.get_int("watchdog.max_steps"));
+  p.watchdog.quiet_cycles = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_cycles"));
+  return p;
+}
+
+TimingGpu::TimingGpu(GpuParams p) : p_(std::move(p)), resources_(p_.registers_per_thread) {
+  totals_.sm.resize(p_.num_sms);
+  totals_.icache.resize(p_.num_sms);
+  for (auto& s : totals_.sm) s.sched.resize(std::max(1u, p_.sm.num_schedulers));
+}
+
+namespace {
+
+void add(sm::SmStats& t, const sm::SmStats& s) {
+  t.active_cycles += s.active_cycles;
+  t.warp_instructions += s.warp_instructions;
+  t.thread_instructions += s.thread_instructions;
+  for (int k = 0; k < 4; ++k) t.unit_busy[k] += s.unit_busy[k];
+  t.ibuffer_fills += s.ibuffer_fills;
+  t.ibuffer_flushes += s.ibuffer_flushes;
+  t.icache_stall_cycles += s.icache_stall_cycles;
+  t.shared_conflict_cycles += s.shared_conflict_cycles;
+  t.memory_refusals += s.memory_refusals;
+  t.ctas_completed += s.ctas_completed;
+  for (size_t i = 0; i < s.sched.size() && i < t.sched.size(); ++i) {
+    for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k)
+      t.sched[i].cycles[k] += s.sched[i].cycles[k];
+    t.sched[i].issued += s.sched[i].issued;
+  }
+}
+
+}  // namespace
+
+func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory& mem,
+                                  const func::DecodedFunction& kernel, Dim3 grid, Dim3 block,
+                                  std::uint32_t dynamic_shared) {
+  const unsigned ws = p_.sm.warp_size;
+  const func::LaunchInfo li = func::make_launch_info(kernel, grid, block, ws, dynamic_shared);
+  std::vector<func::Cta> ctas;
+  std::vector<func::Warp> warps;
+  func::create_grid(prog, li, false, ctas, warps);
+  func::Executor ex(prog, mem, li, warps, ctas);
+  func::Watchdog dog(p_.watchdog);
+
+  // Occupancy needs of one CTA.
+  const KernelResources res = resources_.of(prog.module(), kernel.name);
+  totals_.last_resources = res;
+  const unsigned g = p_.register_granularity;
+  const unsigned regs_per_thread = (res.registers + g - 1) / g * g;
+  const unsigned cta_warps = li.warps_per_cta;
+  const unsigned cta_threads = cta_warps * ws;
+  const unsigned cta_regs = regs_per_thread * cta_threads;
+  const unsigned cta_shared = kernel.static_shared + dynamic_shared;
+
+  // Memory side and SMs.
+  std::vector<std::unique_ptr<sm::Sm>> sms;
+  mem::SimpleMemory memory(p_.mem, static_cast<int>(p_.num_sms), [&](const mem::MemRequest& r) {
+    ex.perform(*sms[static_cast<size_t>(r.sm)]->slots()[static_cast<size_t>(r.warp_slot)].warp,
+               *r.access);
+  });
+  bool stop = false;
+  for (unsigned i = 0; i < p_.num_sms; ++i) {
+    sms.push_back(std::make_unique<sm::Sm>(static_cast<int>(i), p_.sm, ex, memory));
+    sms.back()->set_step_observer([&](func::Warp& w, Pc before) {
+      if (!stop && dog.after_step(ex, w, before, warps)) stop = true;
+    });
+  }
+  {
+    // A CTA that can never fit is a configuration error, not a hang.
+    sm::Sm probe(0, p_.sm, ex, memory);
+    if (!probe.can_accept(cta_threads, cta_warps, cta_regs, cta_shared))
+      throw usage_error(fmt::format(
+          "kernel '{}' cannot run on this GPU: a CTA needs {} threads, {} warps, {} registers "
+          "({} per thread, from {}), {} bytes of shared memory",
+          kernel.name, cta_threads, cta_warps, cta_regs, regs_per_thread, res.source, cta_shared));
+  }
+
+  std::size_t next_cta = 0, done_ctas = 0;
+  unsigned next_sm = 0;
+  std::uint64_t age = 0;
+  auto dispatch = [&]() {
+    // Round robin over SMs; each pending CTA goes to the next SM with room.
+    while (next_cta < ctas.size()) {
+      bool placed = false;
+      for (unsigned k = 0; k < p_.num_sms; ++k) {
+        sm::Sm& s = *sms[(next_sm + k) % p_.num_sms];
+        if (!s.can_accept(cta_threads, cta_warps, cta_regs, cta_shared)) continue;
+        func::Cta& c = ctas[next_cta];
+        func::setup_cta(prog, li, c, warps);
+        std::vector<func::Warp*> ptrs;
+        for (int wid : c.warps) ptrs.push_back(&warps[static_cast<size_t>(wid)]);
+        s.start_cta(c.index, ptrs, static_cast<unsigned>(block.count()), cta_regs, cta_shared,
+                    age);
+        age += ptrs.size();
+        next_sm = (next_sm + k + 1) % p_.num_sms;
+        ++next_cta;
+        placed = true;
+        break;
+      }
+      if (!placed) break;
+    }
+  };
+  dispatch();
+  {
+    unsigned per_sm = 0;
+    for (auto& s : sms) per_sm = std::max(per_sm, p_.sm.max_ctas - 0u), (void)s;
+    // CTAs per SM at full occupancy: the binding limit among the five.
+    unsigned occ = p_.sm.max_ctas;
+    occ = std::min(occ, p_.sm.max_threads / std::max(1u, cta_threads));
+    occ = std::min(occ, p_.sm.max_warps / std::max(1u, cta_warps));
+    if (cta_regs) occ = std::min(occ, p_.sm.registers / cta_regs);
+    if (cta_shared) occ = std::min(occ, p_.sm.shared_bytes / cta_shared);
+    totals_.last_occupancy_ctas = occ;
+    (void)per_sm;
+  }
+
+  func::LaunchResult result;
+  Cycle now = 0, last_completion = 0;
+  std::vector<Cycle> wake(sms.size(), 0);
+  std::vector<Cycle> last_tick(sms.size(), 0);
+  mem::MemRequest resp;
+  while (done_ctas < ctas.size()) {
+    dog.set_time(now);
+    memory.tick(now);
+    for (auto& s : sms)
+      while (memory.pop_response(s->id(), now, resp)) s->memory_response(resp, now);
+    // An SM that made no progress sleeps until its next internal event, a memory response or
+    // a new CTA; skipped cycles are charged to its schedulers' last stall reasons.
+    bool progressed = false;
+    for (size_t i = 0; i < sms.size(); ++i) {
+      sm::Sm& s = *sms[i];
+      if (now < wake[i] && !s.take_wakeup()) continue;
+      if (now > last_tick[i] + 1) s.account_skipped(now - last_tick[i] - 1);
+      last_tick[i] = now;
+      const bool p = s.tick(now);
+      progressed |= p;
+      wake[i] = p ? now + 1 : s.next_event(now);
+    }
+    bool freed = false;
+    for (auto& s : sms) {
+      for (int c : s->take_completed()) {
+        func::release_cta(ctas[static_cast<size_t>(c)], warps);
+        ++done_ctas;
+        freed = true;
+        last_completion = now;
+      }
+    }
+    if (freed) dispatch();
+    if (stop) break;
+    if (done_ctas == ctas.size()) break;
+    if (p_.max_cycles && now >= p_.max_cycles) {
+      result.watchdog_reason = fmt::format("suspected livelock: the cycle limit of {} was reached",
+                                           p_.max_cycles);
+      dog.stop(ex, warps, result.watchdog_reason);
+      break;
+    }
+    if (p_.no_completion_window && now - last_completion > p_.no_completion_window) {
+      result.watchdog_reason = fmt::format(
+          "suspected livelock: no CTA completed in {} cycles", p_.no_completion_window);
+      dog.stop(ex, warps, result.watchdog_reason);
+      break;
+    }
+    Cycle next = now + 1;
+    if (!progressed && !freed) {
+      Cycle t = memory.next_event();
+      for (size_t i = 0; i < sms.size(); ++i)
+        if (!sms[i]->idle()) t = std::min(t, std::max(wake[i], now + 1));
+      if (t == mem::kNever) {
+        // Nothing can happen any more: every live warp waits at a barrier.
+        dog.all_blocked(ex, warps);
+        result.watchdog_reason = dog.reason();
+        stop = true;
+        break;
+      }
+      next = std::max(next, t);
+    }
+    now = next;
+  }
+  if (stop || !result.watchdog_reason.empty()) {
+    if (result.watchdog_reason.empty()) result.watchdog_reason = dog.reason();
+    std::string report = dog.report();
+    result.watchdog_report = fmt::format("timing model stopped at cycle {}\n{}", now, report);
+  } else {
+    result.completed = true;
+  }
+  for (size_t i = 0; i < sms.size(); ++i)
+    if (now > last_tick[i]) sms[i]->account_skipped(now - last_tick[i]);
+  result.cycles = now + 1;
+  result.stats = ex.stats();
+  totals_.cycles += result.cycles;
+  ++totals_.kernels;
+  totals_.ctas += done_ctas;
+  for (unsigned i = 0; i < p_.num_sms; ++i) {
+    add(totals_.sm[i], sms[i]->stats());
+    const auto& ic = sms[i]->icache_stats();
+    totals_.icache[i].accesses += ic.accesses;
+    totals_.icache[i].hits += ic.hits;
+    totals_.icache[i].misses += ic.misses;
+  }
+  const auto& ms = memory.stats();
+  totals_.mem.loads += ms.loads;
+  totals_.mem.stores += ms.stores;
+  totals_.mem.atomics += ms.atomics;
+  totals_.mem.transactions += ms.transactions;
+  totals_.mem.atomic_lane_ops += ms.atomic_lane_ops;
+  totals_.mem.atomic_wait_cycles += ms.atomic_wait_cycles;
+  totals_.mem.refused += ms.refused;
+  return result;
+}
+
+}  // namespace simtsync::gpu

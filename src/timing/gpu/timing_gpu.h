@@ -1,0 +1,65 @@
+// The cycle-level GPU: SMs, the CTA dispatcher (occupancy limited by threads, warps,
+// registers, shared memory and CTA slots; CTAs spread over SMs round robin), the memory side,
+// and the watchdog. A launch backend for func::Device, so every workload runs on it unchanged.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "func/launch_backend.h"
+#include "func/watchdog.h"
+#include "timing/gpu/kernel_resources.h"
+#include "timing/mem/simple_memory.h"
+#include "timing/sm/sm.h"
+
+namespace simtsync::config {
+class Config;
+}
+
+namespace simtsync::gpu {
+
+struct GpuParams {
+  unsigned num_sms = 15;
+  double core_clock_mhz = 700;
+  unsigned register_granularity = 4;
+  unsigned registers_per_thread = 0;  // 0: from ptxas -v
+  sm::SmParams sm;
+  mem::SimpleMemoryParams mem;
+  Cycle max_cycles = 0;               // 0: no limit
+  Cycle no_completion_window = 5'000'000;
+  func::WatchdogOptions watchdog;
+};
+
+GpuParams gpu_params_from(const config::Config& c);
+
+// Totals over every launch run on this GPU.
+struct TimingTotals {
+  std::uint64_t cycles = 0;
+  std::uint64_t kernels = 0;
+  std::uint64_t ctas = 0;
+  std::vector<sm::SmStats> sm;          // per SM, summed over launches
+  std::vector<sm::ICacheStats> icache;  // per SM
+  mem::SimpleMemoryStats mem;
+  KernelResources last_resources;
+  unsigned last_occupancy_ctas = 0;     // CTAs per SM of the last launch
+};
+
+class TimingGpu final : public func::ILaunchBackend {
+ public:
+  explicit TimingGpu(GpuParams p);
+
+  func::LaunchResult run(const func::Program& prog, func::GlobalMemory& mem,
+                         const func::DecodedFunction& kernel, Dim3 grid, Dim3 block,
+                         std::uint32_t dynamic_shared) override;
+  const TimingTotals& totals() const { return totals_; }
+  const GpuParams& params() const { return p_; }
+
+ private:
+  GpuParams p_;
+  ResourceOracle resources_;
+  TimingTotals totals_;
+};
+
+}  // namespace simtsync::gpu

@@ -1,0 +1,46 @@
+// A warp-level memory request travelling between an SM's LD/ST unit and the memory side. The
+// functional access (addresses, operands) rides along; the memory side decides when its
+// effect happens (Executor::perform) and when the response returns.
+#pragma once
+
+#include <cstdint>
+
+#include "common/types.h"
+
+namespace simtsync::func {
+struct MemAccess;
+}
+
+namespace simtsync::mem {
+
+enum class ReqKind : std::uint8_t { kLoad, kStore, kAtomic };
+
+struct MemRequest {
+  ReqKind kind = ReqKind::kLoad;
+  int sm = 0;
+  int warp_slot = 0;          // within the SM
+  func::MemAccess* access = nullptr;
+  unsigned transactions = 1;  // 32-byte sectors touched (after coalescing)
+  unsigned same_address_ops = 1;  // atomics: lane operations serialized at one address
+  Addr first_address = 0;     // atomics: the address that orders them
+  Cycle issued = 0;
+};
+
+// The memory side seen from an SM. Contract: try_send() may refuse (bounded queue; retry next
+// cycle). The memory side performs the access's functional effect at its serialization point
+// and later hands the request back through the response queue of its SM.
+class IMemPort {
+ public:
+  virtual ~IMemPort() = default;
+  virtual bool try_send(const MemRequest& r, Cycle now) = 0;
+  // Pops one completed request for `sm` whose response is due by `now`.
+  virtual bool pop_response(int sm, Cycle now, MemRequest& out) = 0;
+  virtual void tick(Cycle now) = 0;
+  virtual bool busy() const = 0;  // requests in flight
+  // Earliest cycle at which something will happen (for skipping idle cycles); kNever if none.
+  virtual Cycle next_event() const = 0;
+};
+
+inline constexpr Cycle kNever = ~Cycle{0};
+
+}  // namespace simtsync::mem

@@ -1,0 +1,92 @@
+#include "timing/mem/simple_memory.h"
+
+#include <algorithm>
+
+namespace simtsync::mem {
+
+SimpleMemory::SimpleMemory(SimpleMemoryParams p, int num_sms,
+                           std::function<void(const MemRequest&)> perform)
+    : p_(p),
+      perform_(std::move(perform)),
+      responses_(static_cast<size_t>(num_sms)),
+      in_flight_(static_cast<size_t>(num_sms), 0) {}
+
+bool SimpleMemory::busy() const {
+  for (unsigned n : in_flight_)
+    if (n) return true;
+  return false;
+}
+
+bool SimpleMemory::try_send(const MemRequest& r, Cycle now) {
+  unsigned& inflight = in_flight_[static_cast<size_t>(r.sm)];
+  if (inflight >= p_.queue_depth) {
+    ++stats_.refused;
+    return false;
+  }
+  ++inflight;
+  // Bandwidth: the request's sectors leave the SM one after another at the shared rate.
+  const double bytes = static_cast<double>(r.transactions) * p_.line_bytes;
+  const double start = std::max<double>(bw_free_, static_cast<double>(now));
+  bw_free_ = start + bytes / p_.bytes_per_cycle;
+  const unsigned round_trip = r.kind == ReqKind::kAtomic ? p_.atomic_latency : p_.latency;
+  Cycle service = static_cast<Cycle>(bw_free_) + round_trip / 2;
+  if (r.kind == ReqKind::kAtomic) {
+    // The atomic unit of this address handles one lane operation every atomic_occupancy cycles.
+    Cycle& free = atomic_free_[r.first_address];
+    if (free > service) {
+      stats_.atomic_wait_cycles += free - service;
+      service = free;
+    }
+    free = service + std::uint64_t{p_.atomic_occupancy} * r.same_address_ops;
+    stats_.atomics++;
+    stats_.atomic_lane_ops += r.same_address_ops;
+  } else if (r.kind == ReqKind::kLoad) {
+    stats_.loads++;
+  } else {
+    stats_.stores++;
+  }
+  stats_.transactions += r.transactions;
+  heap_.push_back({service, seq_++, r});
+  std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+  return true;
+}
+
+void SimpleMemory::tick(Cycle now) {
+  while (!heap_.empty() && heap_.front().service <= now) {
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+    Pending p = heap_.back();
+    heap_.pop_back();
+    perform_(p.req);
+    const bool atomic = p.req.kind == ReqKind::kAtomic;
+    const unsigned round_trip = atomic ? p_.atomic_latency : p_.latency;
+    const Cycle due = p.service +
+                      (atomic ? std::uint64_t{p_.atomic_occupancy} * p.req.same_address_ops : 0) +
+                      (round_trip - round_trip / 2);
+    auto& q = responses_[static_cast<size_t>(p.req.sm)];
+    q.push_back({due, seq_++, p.req});
+    std::push_heap(q.begin(), q.end(), std::greater<>());
+    earliest_response_ = std::min(earliest_response_, due);
+  }
+}
+
+bool SimpleMemory::pop_response(int sm, Cycle now, MemRequest& out) {
+  if (earliest_response_ > now) return false;
+  auto& q = responses_[static_cast<size_t>(sm)];
+  if (q.empty() || q.front().due > now) return false;
+  std::pop_heap(q.begin(), q.end(), std::greater<>());
+  out = q.back().req;
+  q.pop_back();
+  --in_flight_[static_cast<size_t>(sm)];
+  earliest_response_ = kNever;
+  for (const auto& r : responses_)
+    if (!r.empty()) earliest_response_ = std::min(earliest_response_, r.front().due);
+  return true;
+}
+
+Cycle SimpleMemory::next_event() const {
+  Cycle t = kNever;
+  if (!heap_.empty()) t = heap_.front().service;
+  return std::min(t, earliest_response_);
+}
+
+}  // namespace simtsync::mem

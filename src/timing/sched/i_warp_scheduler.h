@@ -1,0 +1,54 @@
+// The issue policy of one warp scheduler.
+//
+// Contract: every cycle the issue stage calls order() with the scheduler's warps (fixed slots,
+// some empty) and tries them in the returned priority order; the first that can issue does,
+// and the stage reports it with issued(). A warp that issued a long-latency operation
+// (global load/atomic) is reported with long_latency(); two-level scheduling uses it. A policy
+// keeps only its own bookkeeping: it never touches warps. Implementations: impl/, registered in
+// schedulers.def.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+
+namespace simtsync::config {
+class Config;
+}
+
+namespace simtsync::sched {
+
+// What a policy may know about a warp.
+struct SchedWarp {
+  bool valid = false;      // the slot holds a live warp
+  std::uint64_t age = 0;   // dispatch order: smaller is older
+  int warp_id = 0;         // warp id within the SM (tie breaker)
+};
+
+class IWarpScheduler {
+ public:
+  virtual ~IWarpScheduler() = default;
+  // Writes indices of valid warps into `out` (cleared first), highest priority first.
+  // `version` changes whenever any warp's valid/age changes (policies may cache on it).
+  virtual void order(std::span<const SchedWarp> warps, std::uint64_t version, Cycle now,
+                     std::vector<int>& out) = 0;
+  virtual void issued(int index, Cycle now) = 0;
+  virtual void long_latency(int index, Cycle now) { (void)index, (void)now; }
+  virtual std::string name() const = 0;
+};
+
+struct SchedulerParams {
+  std::string impl = "lrr";
+  std::uint64_t rotation_period = 0;  // GTO age rotation (0 = off; seed 000 sec. IV-C: 50,000)
+  unsigned active_set = 8;            // two-level: warps in the active set
+};
+
+// Builds the policy named params.impl (see schedulers.def); throws a usage error when unknown.
+std::unique_ptr<IWarpScheduler> make_scheduler(const SchedulerParams& params);
+std::vector<std::string> scheduler_names();
+
+}  // namespace simtsync::sched

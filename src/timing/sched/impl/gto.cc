@@ -1,0 +1,55 @@
+// Greedy then oldest: keep issuing from the warp that issued last; otherwise the oldest warp
+// (dispatch order, then warp id). With a rotation period, the age order rotates by one position
+// every period so the oldest warp periodically becomes the youngest (seed 000 sec. IV-C).
+#include <algorithm>
+
+#include "timing/sched/i_warp_scheduler.h"
+
+namespace simtsync::sched {
+namespace {
+
+class Gto final : public IWarpScheduler {
+ public:
+  explicit Gto(std::uint64_t period) : period_(period) {}
+
+  void order(std::span<const SchedWarp> warps, std::uint64_t version, Cycle now,
+             std::vector<int>& out) override {
+    // The age order changes only when warps arrive or leave: re-sort only then.
+    const int n = static_cast<int>(warps.size());
+    if (version != version_ || sorted_.empty()) {
+      version_ = version;
+      sorted_.clear();
+      for (int i = 0; i < n; ++i)
+        if (warps[static_cast<size_t>(i)].valid) sorted_.push_back(i);
+      std::sort(sorted_.begin(), sorted_.end(), [&](int a, int b) {
+        const SchedWarp& x = warps[static_cast<size_t>(a)];
+        const SchedWarp& y = warps[static_cast<size_t>(b)];
+        return x.age != y.age ? x.age < y.age : x.warp_id < y.warp_id;
+      });
+    }
+    out.clear();
+    if (last_ >= 0 && last_ < n && warps[static_cast<size_t>(last_)].valid) out.push_back(last_);
+    const size_t m = sorted_.size();
+    const size_t turns = period_ > 0 && m > 0 ? static_cast<size_t>((now / period_) % m) : 0;
+    for (size_t k = 0; k < m; ++k) {
+      const int i = sorted_[(k + turns) % m];
+      if (i != last_) out.push_back(i);
+    }
+  }
+  void issued(int index, Cycle) override { last_ = index; }
+  std::string name() const override { return "gto"; }
+
+ private:
+  std::uint64_t period_;
+  int last_ = -1;
+  std::uint64_t version_ = ~std::uint64_t{0};
+  std::vector<int> sorted_;
+};
+
+}  // namespace
+
+std::unique_ptr<IWarpScheduler> make_gto(const SchedulerParams& p) {
+  return std::make_unique<Gto>(p.rotation_period);
+}
+
+}  // namespace simtsync::sched

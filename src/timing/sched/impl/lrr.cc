@@ -1,0 +1,30 @@
+// Loose round robin: priority starts at the warp after the one that issued last, whether or
+// not it is ready (the "loose" part: no skipping logic beyond trying in order).
+#include "timing/sched/i_warp_scheduler.h"
+
+namespace simtsync::sched {
+namespace {
+
+class Lrr final : public IWarpScheduler {
+ public:
+  void order(std::span<const SchedWarp> warps, std::uint64_t, Cycle,
+             std::vector<int>& out) override {
+    out.clear();
+    const int n = static_cast<int>(warps.size());
+    for (int k = 1; k <= n; ++k) {
+      int i = (last_ + k) % n;
+      if (warps[static_cast<size_t>(i)].valid) out.push_back(i);
+    }
+  }
+  void issued(int index, Cycle) override { last_ = index; }
+  std::string name() const override { return "lrr"; }
+
+ private:
+  int last_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<IWarpScheduler> make_lrr(const SchedulerParams&) { return std::make_unique<Lrr>(); }
+
+}  // namespace simtsync::sched

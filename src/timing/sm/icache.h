@@ -1,0 +1,34 @@
+// Instruction cache tags: set-associative, LRU. Only timing: instructions come from the
+// decoded program. A miss fills after the miss latency (the fill path is the stand-in memory
+// until the memory hierarchy models L2 fills).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/types.h"
+
+namespace simtsync::sm {
+
+struct ICacheStats {
+  std::uint64_t accesses = 0, hits = 0, misses = 0;
+};
+
+class ICache {
+ public:
+  ICache(unsigned size_bytes, unsigned line_bytes, unsigned assoc);
+  // Returns true on a hit; on a miss installs the line (evicting the LRU way).
+  bool access(Pc pc, Cycle now);
+  const ICacheStats& stats() const { return stats_; }
+
+ private:
+  struct Way {
+    std::uint64_t tag = ~std::uint64_t{0};
+    Cycle used = 0;
+  };
+  unsigned line_, assoc_, sets_;
+  std::vector<Way> ways_;
+  ICacheStats stats_;
+};
+
+}  // namespace simtsync::sm

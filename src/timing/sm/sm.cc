@@ -1,0 +1,236 @@
+#include "timing/sm/sm.h"
+
+#include <algorithm>
+
+namespace simtsync::sm {
+
+Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
+    : id_(id),
+      p_(p),
+      ex_(ex),
+      port_(port),
+      icache_(p.icache_bytes, p.icache_line, p.icache_assoc) {
+  slots_.resize(p_.max_warps);
+  ctas_.resize(p_.max_ctas);
+  const unsigned ns = std::max(1u, p_.num_schedulers);
+  sched_slots_.resize(ns);
+  for (unsigned s = 0; s < p_.max_warps; ++s) sched_slots_[s % ns].push_back(static_cast<int>(s));
+  for (unsigned s = 0; s < ns; ++s) scheds_.push_back(sched::make_scheduler(p_.scheduler));
+  unit_busy_.resize(static_cast<int>(UnitKind::kCount));
+  for (int k = 0; k < static_cast<int>(UnitKind::kCount); ++k)
+    unit_busy_[static_cast<size_t>(k)].assign(std::max(1u, p_.units[k]), 0);
+  stats_.sched.resize(ns);
+  last_stall_.assign(ns, StallKind::kIdle);
+  view_version_.assign(ns, ~std::uint64_t{0});
+  views_.resize(ns);
+}
+
+void Sm::account_skipped(Cycle cycles) {
+  if (live_ctas_ == 0 || cycles == 0) return;
+  stats_.active_cycles += cycles;
+  for (size_t s = 0; s < last_stall_.size(); ++s)
+    stats_.sched[s].cycles[static_cast<int>(last_stall_[s])] += cycles;
+}
+
+bool Sm::can_accept(unsigned threads, unsigned warps, unsigned registers, unsigned shared) const {
+  if (live_ctas_ >= static_cast<int>(p_.max_ctas)) return false;
+  return used_threads_ + threads <= p_.max_threads && used_warps_ + warps <= p_.max_warps &&
+         used_regs_ + registers <= p_.registers && used_shared_ + shared <= p_.shared_bytes;
+}
+
+void Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threads,
+                   unsigned registers, unsigned shared, std::uint64_t age) {
+  CtaSlot* cs = nullptr;
+  for (auto& c : ctas_)
+    if (c.cta < 0) {
+      cs = &c;
+      break;
+    }
+  const int cta_slot = static_cast<int>(cs - ctas_.data());
+  cs->cta = cta;
+  cs->threads = threads;
+  cs->registers = registers;
+  cs->shared = shared;
+  cs->warp_slots.clear();
+  unsigned k = 0;
+  for (unsigned s = 0; s < slots_.size() && k < warps.size(); ++s) {
+    WarpSlot& ws = slots_[s];
+    if (ws.warp) continue;
+    ws = WarpSlot{};
+    ws.warp = warps[k];
+    ws.cta_slot = cta_slot;
+    ws.age = age + k;
+    ws.fetch_pc = ws.warp->simt->pc();
+    cs->warp_slots.push_back(static_cast<int>(s));
+    update_fetch_bit(static_cast<int>(s));
+    ++k;
+  }
+  used_threads_ += threads;
+  used_warps_ += static_cast<unsigned>(warps.size());
+  used_regs_ += registers;
+  used_shared_ += shared;
+  ++live_ctas_;
+  woken_ = true;
+  ++version_;
+}
+
+std::vector<int> Sm::take_completed() {
+  std::vector<int> out;
+  out.swap(completed_);
+  return out;
+}
+
+void Sm::check_done(int slot, Cycle now) {
+  WarpSlot& ws = slots_[static_cast<size_t>(slot)];
+  if (!ws.warp || ws.pending_loads > 0 || ws.pending_stores > 0 || !ws.sb.empty()) return;
+  if (ws.warp->state != func::WarpState::kFinished) return;
+  ws.done = true;
+  ++version_;
+  CtaSlot& cs = ctas_[static_cast<size_t>(ws.cta_slot)];
+  for (int s : cs.warp_slots) {
+    const WarpSlot& o = slots_[static_cast<size_t>(s)];
+    if (!o.done) return;
+  }
+  // The whole CTA has exited: free its resources.
+  for (int s : cs.warp_slots) {
+    slots_[static_cast<size_t>(s)] = WarpSlot{};
+    update_fetch_bit(s);
+  }
+  used_threads_ -= cs.threads;
+  used_warps_ -= static_cast<unsigned>(cs.warp_slots.size());
+  used_regs_ -= cs.registers;
+  used_shared_ -= cs.shared;
+  --live_ctas_;
+  ++stats_.ctas_completed;
+  completed_.push_back(cs.cta);
+  cs = CtaSlot{};
+  (void)now;
+}
+
+OpClass Sm::op_class(const func::ExecInst& in) const {
+  using ptx::Opcode;
+  switch (ptx::opcode_unit(in.op)) {
+    case ptx::UnitClass::kMem:
+    case ptx::UnitClass::kAtomic: return OpClass::kMem;
+    case ptx::UnitClass::kSfu: return OpClass::kSfu;
+    case ptx::UnitClass::kCtrl:
+    case ptx::UnitClass::kBarrier:
+    case ptx::UnitClass::kFence:
+    case ptx::UnitClass::kWarp:
+    case ptx::UnitClass::kMisc: return OpClass::kCtrl;
+    default: break;
+  }
+  const bool f64 = in.a.type == ptx::DType::kF64 || in.a.stype == ptx::DType::kF64;
+  if (f64) return OpClass::kDp;
+  const bool fp = ptx::dtype_is_float(in.a.type);
+  switch (in.op) {
+    case Opcode::kDiv:
+    case Opcode::kRem: return fp ? OpClass::kFpDiv : OpClass::kIdiv;
+    case Opcode::kMul:
+    case Opcode::kMad:
+    case Opcode::kMul24:
+    case Opcode::kMad24:
+    case Opcode::kMadc: return fp ? OpClass::kFp : OpClass::kImul;
+    default: return fp ? OpClass::kFp : OpClass::kInt;
+  }
+}
+
+UnitKind Sm::unit_of(const func::ExecInst& in) const {
+  switch (op_class(in)) {
+    case OpClass::kMem: return UnitKind::kLdst;
+    case OpClass::kSfu: return UnitKind::kSfu;
+    case OpClass::kDp: return p_.dp_on_sfu ? UnitKind::kSfu : UnitKind::kDp;
+    default: return UnitKind::kSp;
+  }
+}
+
+void Sm::writeback(Cycle now) {
+  while (!wb_.empty() && wb_.top().at <= now) {
+    const Writeback w = wb_.top();
+    wb_.pop();
+    WarpSlot& ws = slots_[static_cast<size_t>(w.slot)];
+    if (ws.warp) {
+      ws.sb.release(w.reg);
+      ws.blocked = false;
+      check_done(w.slot, now);
+    }
+  }
+}
+
+bool Sm::tick(Cycle now) {
+  if (live_ctas_ == 0) return false;
+  ++stats_.active_cycles;
+  const std::size_t wb_before = wb_.size();
+  writeback(now);
+  const bool progressed_wb = wb_.size() != wb_before;
+  ldst(now);
+  const bool issued = issue(now);
+  const bool fetched = fetch(now);
+  return issued || fetched || progressed_wb;
+}
+
+Cycle Sm::next_event(Cycle now) const {
+  Cycle t = mem::kNever;
+  if (live_ctas_ == 0) return t;
+  if (!wb_.empty()) t = std::min(t, wb_.top().at);
+  for (const auto& sp : shared_pending_) t = std::min(t, sp.at);
+  if (!ldst_queue_.empty()) return now + 1;
+  for (const auto& ws : slots_) {
+    if (!ws.warp || ws.done) continue;
+    if (ws.fetch_ready > now) t = std::min(t, ws.fetch_ready);
+    for (unsigned i = 0; i < ws.ib_count; ++i)
+      if (ws.ib[i].ready > now) t = std::min(t, ws.ib[i].ready);
+  }
+  for (const auto& unit : unit_busy_)
+    for (Cycle b : unit)
+      if (b > now) t = std::min(t, b);
+  return t;
+}
+
+void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
+  woken_ = true;
+  finish_access(r.warp_slot, r.access, now);
+}
+
+void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
+  WarpSlot& ws = slots_[static_cast<size_t>(slot)];
+  ws.blocked = false;
+  const func::ExecInst& in = *acc->inst;
+  if (in.op == ptx::Opcode::kSt || in.op == ptx::Opcode::kRed) {
+    if (ws.pending_stores > 0) --ws.pending_stores;
+  } else {
+    if (ws.pending_loads > 0) --ws.pending_loads;
+    for (unsigned k = 0; k < in.ndst; ++k) ws.sb.release(in.dst[k]);
+  }
+  free_access_.push_back(acc);
+  check_done(slot, now);
+}
+
+func::MemAccess* Sm::alloc_access() {
+  if (free_access_.empty()) {
+    access_pool_.push_back(std::make_unique<func::MemAccess>());
+    return access_pool_.back().get();
+  }
+  func::MemAccess* a = free_access_.back();
+  free_access_.pop_back();
+  return a;
+}
+
+void Sm::flush(WarpSlot& ws, Pc pc, bool control) {
+  if (ws.ib_count > 0) ++stats_.ibuffer_flushes;
+  ws.ib_count = 0;
+  ws.fetch_pc = pc;
+  ws.fetch_stop = false;
+  ws.control_flush = control;
+  update_fetch_bit(static_cast<int>(&ws - slots_.data()));
+}
+
+void Sm::update_fetch_bit(int s) {
+  const WarpSlot& ws = slots_[static_cast<size_t>(s)];
+  const bool want = ws.warp && !ws.done && ws.warp->state != func::WarpState::kFinished &&
+                    !ws.fetch_stop && ws.ib_count < p_.ibuffer_slots;
+  const std::uint64_t bit = std::uint64_t{1} << s;
+  fetchable_ = want ? (fetchable_ | bit) : (fetchable_ & ~bit);
+}
+
+}  // namespace simtsync::sm

@@ -1,0 +1,159 @@
+// One streaming multiprocessor: warp slots, fetch (I-cache, per-warp I-buffer), issue by
+// several warp schedulers (warps split among them by slot), scoreboard, execution-unit pools
+// with latency and initiation interval, and an LD/ST unit in front of the memory port.
+// Ticked last stage first (writeback, memory responses, LD/ST, issue, fetch) so a value
+// produced this cycle is used next cycle.
+//
+// Execution-driven: an instruction executes functionally when it issues (func::Executor);
+// memory instructions only generate their addresses then, and take effect when the memory side
+// performs them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "func/executor.h"
+#include "timing/mem/mem_request.h"
+#include "timing/sched/i_warp_scheduler.h"
+#include "timing/sm/icache.h"
+#include "timing/sm/scoreboard.h"
+#include "timing/sm/sm_params.h"
+#include "timing/sm/sm_stats.h"
+
+namespace simtsync::sm {
+
+inline constexpr unsigned kMaxIbuffer = 8;
+
+struct WarpSlot {
+  func::Warp* warp = nullptr;  // nullptr: free slot
+  int cta_slot = -1;
+  std::uint64_t age = 0;
+  // I-buffer: decoded instructions in program order starting at the warp's next PC.
+  struct Entry {
+    const func::ExecInst* inst = nullptr;
+    Cycle ready = 0;
+  };
+  Entry ib[kMaxIbuffer];
+  unsigned ib_count = 0;
+  Pc fetch_pc = 0;
+  bool fetch_stop = false;       // a control instruction is buffered: fetch waits for it
+  Cycle fetch_ready = 0;         // an I-cache miss is being filled until then
+  bool control_flush = false;    // the buffer was flushed by a control transfer
+  Scoreboard sb;
+  unsigned pending_loads = 0;    // loads and atomics in flight
+  unsigned pending_stores = 0;   // stores in flight (fences wait for them)
+  bool done = false;             // every thread exited; waits for memory, then CTA exit
+  bool blocked = false;          // waits on the scoreboard or a fence: skip until a release
+};
+
+struct CtaSlot {
+  int cta = -1;                  // index in the launch; -1 = free
+  std::vector<int> warp_slots;
+  unsigned threads = 0, registers = 0, shared = 0;
+};
+
+class Sm {
+ public:
+  Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port);
+
+  int id() const { return id_; }
+  // Can a CTA with these needs start now?
+  bool can_accept(unsigned threads, unsigned warps, unsigned registers, unsigned shared) const;
+  // Starts CTA `cta` whose functional warps are `warps` (already initialised).
+  void start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threads,
+                 unsigned registers, unsigned shared, std::uint64_t age);
+  // Advances one cycle. Returns true when anything happened (an issue, a fetch, a completion).
+  bool tick(Cycle now);
+  // Completed CTAs since the last call (their slots are free again).
+  std::vector<int> take_completed();
+  bool idle() const { return live_ctas_ == 0; }
+  // Earliest future cycle at which this SM could make progress without outside events.
+  Cycle next_event(Cycle now) const;
+  const SmStats& stats() const { return stats_; }
+  const ICacheStats& icache_stats() const { return icache_.stats(); }
+  const std::vector<WarpSlot>& slots() const { return slots_; }
+
+  // Memory responses come back through here (called by the GPU).
+  void memory_response(const mem::MemRequest& r, Cycle now);
+  // True once after a memory response or a new CTA (the GPU wakes a sleeping SM).
+  bool take_wakeup() {
+    const bool w = woken_;
+    woken_ = false;
+    return w;
+  }
+  // Charges `cycles` skipped while asleep to each scheduler's last stall reason.
+  void account_skipped(Cycle cycles);
+  // Called after every functional step with the PC it started at (the watchdog listens).
+  void set_step_observer(std::function<void(func::Warp&, Pc)> f) { on_step_ = std::move(f); }
+
+ private:
+  struct Writeback {
+    Cycle at;
+    int slot;
+    std::uint32_t reg;
+    bool operator>(const Writeback& o) const { return at > o.at; }
+  };
+  struct LdstEntry {
+    int slot;
+    func::MemAccess* access;
+  };
+  struct SharedPending {
+    Cycle at;
+    int slot;
+    func::MemAccess* access;
+  };
+
+  void writeback(Cycle now);
+  void ldst(Cycle now);
+  bool issue(Cycle now);
+  bool issue_one(int sched, Cycle now);
+  StallKind try_issue(int slot, Cycle now);
+  bool fetch(Cycle now);
+  void flush(WarpSlot& ws, Pc pc, bool control);
+  // Recomputes whether slot `s` wants an instruction fetched (bit s of fetchable_).
+  void update_fetch_bit(int s);
+  void check_done(int slot, Cycle now);
+  void finish_access(int slot, func::MemAccess* acc, Cycle now);
+  func::MemAccess* alloc_access();
+  OpClass op_class(const func::ExecInst& in) const;
+  UnitKind unit_of(const func::ExecInst& in) const;
+
+  int id_;
+  SmParams p_;
+  func::Executor& ex_;
+  mem::IMemPort& port_;
+  ICache icache_;
+  std::vector<WarpSlot> slots_;
+  std::vector<CtaSlot> ctas_;
+  std::vector<std::unique_ptr<sched::IWarpScheduler>> scheds_;
+  std::vector<std::vector<int>> sched_slots_;  // scheduler -> warp slots it owns
+  std::vector<std::vector<Cycle>> unit_busy_;  // unit kind -> pipelines' busy-until
+  std::priority_queue<Writeback, std::vector<Writeback>, std::greater<>> wb_;
+  std::vector<LdstEntry> ldst_queue_;
+  std::vector<SharedPending> shared_pending_;
+  std::vector<std::unique_ptr<func::MemAccess>> access_pool_;
+  std::vector<func::MemAccess*> free_access_;
+  std::vector<int> completed_;
+  unsigned used_threads_ = 0, used_warps_ = 0, used_regs_ = 0, used_shared_ = 0;
+  int live_ctas_ = 0;
+  unsigned fetch_rr_ = 0;
+  SmStats stats_;
+  std::function<void(func::Warp&, Pc)> on_step_;
+  Cycle shared_busy_ = 0;
+  bool woken_ = false;
+  std::uint64_t fetchable_ = 0;               // slots whose I-buffer wants an instruction
+  std::uint64_t version_ = 0;                 // bumps when warps arrive, finish or leave
+  std::vector<std::uint64_t> view_version_;   // per scheduler: version its view was built at
+  std::vector<std::vector<sched::SchedWarp>> views_;
+  std::vector<StallKind> last_stall_;
+  std::vector<Addr> sector_scratch_;
+  bool long_latency_issued_ = false;
+  // Scratch for scheduler calls.
+  std::vector<sched::SchedWarp> view_;
+  std::vector<int> order_;
+};
+
+}  // namespace simtsync::sm

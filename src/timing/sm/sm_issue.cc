@@ -1,0 +1,164 @@
+// Decode/issue stage: each scheduler orders its warps with its policy and issues the first
+// whose next instruction is buffered, whose operands are not pending on the scoreboard and
+// whose execution unit can accept it. The instruction executes functionally at issue; results
+// become visible to dependent instructions after the op class's latency (scoreboard), memory
+// results when the response returns.
+#include <algorithm>
+
+#include "timing/sm/sm.h"
+
+namespace simtsync::sm {
+
+bool Sm::issue(Cycle now) {
+  bool any = false;
+  for (unsigned s = 0; s < scheds_.size(); ++s) any |= issue_one(static_cast<int>(s), now);
+  return any;
+}
+
+bool Sm::issue_one(int s, Cycle now) {
+  const auto& mine = sched_slots_[static_cast<size_t>(s)];
+  auto& view = views_[static_cast<size_t>(s)];
+  if (view_version_[static_cast<size_t>(s)] != version_) {
+    view_version_[static_cast<size_t>(s)] = version_;
+    view.resize(mine.size());
+    for (size_t i = 0; i < mine.size(); ++i) {
+      const WarpSlot& ws = slots_[static_cast<size_t>(mine[i])];
+      const bool live = ws.warp && !ws.done && ws.warp->state != func::WarpState::kFinished;
+      view[i] = {live, ws.age, mine[i]};
+    }
+  }
+  bool any_warp = false, any_live = false;
+  for (size_t i = 0; i < mine.size(); ++i) {
+    const WarpSlot& ws = slots_[static_cast<size_t>(mine[i])];
+    any_warp |= ws.warp != nullptr;
+    any_live |= view[i].valid;
+  }
+  SchedStats& st = stats_.sched[static_cast<size_t>(s)];
+  if (!any_live) {
+    const StallKind k = any_warp ? StallKind::kExit : StallKind::kIdle;
+    ++st.cycles[static_cast<int>(k)];
+    last_stall_[static_cast<size_t>(s)] = k;
+    return false;
+  }
+  scheds_[static_cast<size_t>(s)]->order(view, version_, now, order_);
+  StallKind best = StallKind::kCount;
+  for (int idx : order_) {
+    const int slot = mine[static_cast<size_t>(idx)];
+    if (slots_[static_cast<size_t>(slot)].blocked) {
+      best = std::min(best, StallKind::kData);
+      continue;
+    }
+    const StallKind r = try_issue(slot, now);
+    if (r == StallKind::kIssued) {
+      scheds_[static_cast<size_t>(s)]->issued(idx, now);
+      ++st.cycles[static_cast<int>(StallKind::kIssued)];
+      ++st.issued;
+      last_stall_[static_cast<size_t>(s)] = StallKind::kIssued;
+      if (long_latency_issued_) scheds_[static_cast<size_t>(s)]->long_latency(idx, now);
+      return true;
+    }
+    best = std::min(best, r);
+  }
+  const StallKind k = best == StallKind::kCount ? StallKind::kIdle : best;
+  ++st.cycles[static_cast<int>(k)];
+  last_stall_[static_cast<size_t>(s)] = k;
+  return false;
+}
+
+StallKind Sm::try_issue(int slot, Cycle now) {
+  WarpSlot& ws = slots_[static_cast<size_t>(slot)];
+  func::Warp& w = *ws.warp;
+  long_latency_issued_ = false;
+  if (w.state == func::WarpState::kFinished) return StallKind::kExit;
+  if (w.state == func::WarpState::kAtBarrier) return StallKind::kBarrier;
+  const Pc pc = w.simt->pc();
+  if (ws.ib_count == 0) {
+    if (ws.fetch_stop && ex_.peek(w) == nullptr) {
+      // Fell off the end of a function: the executor performs the implicit return.
+      const Pc before = pc;
+      ex_.step(w);
+      if (w.state == func::WarpState::kFinished) ++version_;
+      if (on_step_) on_step_(w, before);
+      flush(ws, w.simt->pc(), true);
+      check_done(slot, now);
+      return StallKind::kIssued;
+    }
+    return ws.control_flush ? StallKind::kControl : StallKind::kFetch;
+  }
+  const WarpSlot::Entry head = ws.ib[0];
+  if (head.inst->pc != pc) {
+    // The reconvergence unit moved the warp elsewhere (a reconvergence pop): refetch.
+    flush(ws, pc, true);
+    return StallKind::kControl;
+  }
+  if (head.ready > now) return StallKind::kFetch;
+  const func::ExecInst& in = *head.inst;
+  if (ws.sb.hazard(in)) {
+    // Only a writeback or a memory response can clear this: skip the warp until then.
+    ws.blocked = true;
+    return StallKind::kData;
+  }
+  const ptx::UnitClass uc = ptx::opcode_unit(in.op);
+  if (uc == ptx::UnitClass::kFence && (ws.pending_stores > 0 || ws.pending_loads > 0)) {
+    ws.blocked = true;
+    return StallKind::kData;
+  }
+  const OpClass oc = op_class(in);
+  const UnitKind uk = unit_of(in);
+  auto& pipes = unit_busy_[static_cast<size_t>(uk)];
+  auto pipe = std::find_if(pipes.begin(), pipes.end(), [&](Cycle b) { return b <= now; });
+  if (pipe == pipes.end()) return StallKind::kStructural;
+  const bool is_mem = oc == OpClass::kMem;
+  if (is_mem && ldst_queue_.size() >= p_.ldst_queue) return StallKind::kStructural;
+
+  // Issue.
+  const unsigned passes = (p_.warp_size + p_.simd_width - 1) / std::max(1u, p_.simd_width);
+  const unsigned occupancy = std::max(1u, p_.ii[static_cast<int>(oc)]) * passes;
+  *pipe = now + occupancy;
+  stats_.unit_busy[static_cast<int>(uk)] += occupancy;
+  ++stats_.warp_instructions;
+  stats_.thread_instructions += static_cast<std::uint64_t>(func::popcount(w.simt->active()));
+  func::MemAccess* acc = is_mem ? alloc_access() : nullptr;
+  const func::StepResult res = ex_.step(w, acc);
+  if (w.state == func::WarpState::kFinished) ++version_;
+  if (on_step_) on_step_(w, pc);
+  if (res == func::StepResult::kMemory) {
+    const bool store = in.op == ptx::Opcode::kSt || in.op == ptx::Opcode::kRed;
+    if (store) {
+      ++ws.pending_stores;
+    } else {
+      ++ws.pending_loads;
+      for (unsigned k = 0; k < in.ndst; ++k) ws.sb.reserve(in.dst[k]);
+      long_latency_issued_ = true;
+    }
+    ldst_queue_.push_back({slot, acc});
+  } else {
+    if (acc) free_access_.push_back(acc);
+    const Cycle at = now + p_.latency[static_cast<int>(oc)];
+    for (unsigned k = 0; k < in.ndst; ++k) {
+      if (in.dst[k] == func::kNoReg) continue;
+      ws.sb.reserve(in.dst[k]);
+      wb_.push({at, slot, in.dst[k]});
+    }
+  }
+  // Consume the I-buffer head; a control transfer (or a wait) empties the buffer.
+  for (unsigned i = 1; i < ws.ib_count; ++i) ws.ib[i - 1] = ws.ib[i];
+  --ws.ib_count;
+  ws.control_flush = false;
+  if (uc == ptx::UnitClass::kCtrl) ws.fetch_stop = false;
+  if (w.state == func::WarpState::kAtBarrier) {
+    flush(ws, pc + kInstSize, false);  // resumes after the barrier once it releases
+    return StallKind::kIssued;
+  }
+  const Pc next = w.simt->finished() ? pc : w.simt->pc();
+  if (w.state != func::WarpState::kRunning || next != pc + kInstSize) {
+    flush(ws, next, true);
+  } else if (uc == ptx::UnitClass::kCtrl && ws.ib_count == 0) {
+    ws.fetch_pc = next;
+  }
+  update_fetch_bit(slot);
+  check_done(slot, now);
+  return StallKind::kIssued;
+}
+
+}  // namespace simtsync::sm

@@ -1,0 +1,240 @@
+#include "transform/ssde.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+
+#include "analysis/safe_pdom.h"
+#include "common/error.h"
+#include "ptx/parser.h"
+#include "ptx/printer.h"
+
+namespace simtsync::transform {
+namespace {
+
+using analysis::Cfg;
+using analysis::DomTree;
+using analysis::NodeId;
+using ptx::Instruction;
+using ptx::Opcode;
+using ptx::Operand;
+
+Operand reg_op(int r) { Operand o; o.kind = Operand::Kind::kReg; o.reg = r; return o; }
+Operand imm_op(std::int64_t v) { Operand o; o.kind = Operand::Kind::kImmInt; o.imm = v; return o; }
+Operand label_op(const std::string& n) {
+  Operand o; o.kind = Operand::Kind::kLabel; o.name = n; return o;
+}
+
+Instruction make(Opcode op, std::vector<ptx::Mod> mods, std::vector<Operand> ops,
+                 ptx::Guard g = {}) {
+  Instruction in;
+  in.opcode = op;
+  in.mods = std::move(mods);
+  in.operands = std::move(ops);
+  in.guard = g;
+  return in;
+}
+
+int add_reg(ptx::Function& f, const std::string& name, ptx::DType t) {
+  const int idx = static_cast<int>(f.regs.size());
+  f.regs.push_back(ptx::Register{name, t});
+  ptx::RegDecl d;
+  d.name = name;
+  d.type = t;
+  d.count = -1;
+  d.first_reg = idx;
+  f.reg_decls.push_back(d);
+  return idx;
+}
+
+// Pending edits of one function, applied in one rebuild so indices stay valid until then.
+struct Edits {
+  std::map<int, std::vector<Instruction>> before_labels;  // placed before the labels at i
+  std::map<int, std::vector<Instruction>> after_labels;   // placed after the labels at i
+  std::map<int, std::string> new_labels;                  // label placed after the labels at i
+};
+
+void rebuild(ptx::Function& f, const Edits& e) {
+  const int n = static_cast<int>(f.insts.size());
+  std::vector<Instruction> out;
+  std::vector<int> pos_before(static_cast<size_t>(n) + 1), pos_labels(static_cast<size_t>(n) + 1);
+  std::vector<ptx::Label> labels;
+  size_t next_label = 0;
+  for (int i = 0; i <= n; ++i) {
+    const ptx::SrcLoc loc = i < n ? f.insts[static_cast<size_t>(i)].loc
+                                  : (n > 0 ? f.insts.back().loc : ptx::SrcLoc{});
+    pos_before[static_cast<size_t>(i)] = static_cast<int>(out.size());
+    if (auto it = e.before_labels.find(i); it != e.before_labels.end())
+      for (Instruction in : it->second) { in.loc = loc; out.push_back(std::move(in)); }
+    pos_labels[static_cast<size_t>(i)] = static_cast<int>(out.size());
+    while (next_label < f.labels.size() && f.labels[next_label].index == i) {
+      labels.push_back(ptx::Label{f.labels[next_label].name, static_cast<int>(out.size())});
+      ++next_label;
+    }
+    if (auto it = e.new_labels.find(i); it != e.new_labels.end())
+      labels.push_back(ptx::Label{it->second, static_cast<int>(out.size())});
+    if (auto it = e.after_labels.find(i); it != e.after_labels.end())
+      for (Instruction in : it->second) { in.loc = loc; out.push_back(std::move(in)); }
+    if (i < n) out.push_back(f.insts[static_cast<size_t>(i)]);
+  }
+  for (auto& s : f.scopes) {
+    s.begin = pos_before[static_cast<size_t>(s.begin)];
+    s.end = pos_before[static_cast<size_t>(s.end)];
+  }
+  for (auto& p : f.pragmas) p.first = pos_labels[static_cast<size_t>(p.first)];
+  f.insts = std::move(out);
+  f.labels = std::move(labels);
+}
+
+std::string where(const ptx::Module& m, const Instruction& in) {
+  return fmt::format("{}:{}:1", m.path, in.ptx_line);
+}
+
+// Replaces every ret/exit with a branch to one final `ret`; returns true when it changed f.
+void merge_returns(ptx::Function& f, const std::string& label) {
+  Edits e;
+  for (auto& in : f.insts) {
+    if (in.opcode != Opcode::kRet && in.opcode != Opcode::kExit) continue;
+    in = make(Opcode::kBra, {}, {label_op(label)}, in.guard);
+  }
+  e.new_labels[static_cast<int>(f.insts.size())] = label;
+  e.after_labels[static_cast<int>(f.insts.size())].push_back(make(Opcode::kRet, {}, {}));
+  rebuild(f, e);
+}
+
+struct Analyzed {
+  Cfg cfg;
+  DomTree dom, pdom;
+  analysis::LoopInfo loops;
+  analysis::SimtDeadlock dl;
+  analysis::SafePdom safe;
+  Analyzed(const ptx::Function& f, const ptx::Module& m, const SsdeOptions& o)
+      : cfg(f), dom(DomTree::dominators(cfg)), pdom(DomTree::post_dominators(cfg)),
+        loops(analysis::LoopInfo::compute(cfg, dom)),
+        dl(analysis::SimtDeadlock::compute({&cfg, &dom, &pdom, &loops, &m}, o.detect)),
+        safe(analysis::SafePdom::compute(cfg, pdom, loops, dl)) {}
+};
+
+std::string label_at(const ptx::Function& f, int index) {
+  for (const auto& l : f.labels)
+    if (l.index == index) return l.name;
+  return {};
+}
+
+// Transforms one function in place; returns false when nothing was flagged.
+bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOptions& o,
+                        int fn_index, SsdeResult& res) {
+  std::unique_ptr<Analyzed> a = std::make_unique<Analyzed>(f, m, o);
+  if (a->dl.num_flagged() == 0) return false;
+  bool needs_exit = false;
+  for (const auto& v : a->dl.verdicts())
+    if (const auto& s = a->safe.safe(v.loop); s && s->node == a->cfg.exit()) needs_exit = true;
+  if (needs_exit) {
+    merge_returns(f, fmt::format("$L__ssde_exit{}", fn_index));
+    f.finalize(f.base_pc);
+    a = std::make_unique<Analyzed>(f, m, o);
+  }
+  const Cfg& cfg = a->cfg;
+  // Group the flagged loops by safe point (instruction index; EXIT -> the final ret).
+  std::map<int, std::vector<int>> by_point;
+  for (const auto& v : a->dl.verdicts()) {
+    const auto& s = a->safe.safe(v.loop);
+    if (!s) continue;
+    int at = s->node == cfg.exit() ? static_cast<int>(f.insts.size()) - 1 : s->inst;
+    if (s->node == cfg.exit() && (f.insts.empty() || f.insts.back().opcode != Opcode::kRet))
+      continue;  // cannot happen after merge_returns; keep the loop untouched
+    by_point[at].push_back(v.loop);
+  }
+  Edits e;
+  int sw = 0;
+  std::map<NodeId, std::string> header_labels;
+  auto header_label = [&](NodeId h) {
+    const int idx = cfg.block(h).begin;
+    std::string l = label_at(f, idx);
+    if (l.empty()) {
+      auto it = e.new_labels.find(idx);
+      if (it != e.new_labels.end()) return it->second;
+      l = fmt::format("$L__ssde_h{}_{}", fn_index, h);
+      e.new_labels[idx] = l;
+    }
+    return l;
+  };
+  for (const auto& [at, loops] : by_point) {
+    const int id = res.switch_blocks + sw++;
+    std::string sw_label = label_at(f, at);
+    if (sw_label.empty()) {
+      sw_label = fmt::format("$L__ssde_sw{}", id);
+      e.new_labels[at] = sw_label;
+    }
+    const int c = add_reg(f, fmt::format("%ssde_c{}", id), ptx::DType::kB32);
+    e.before_labels[0].insert(e.before_labels[0].begin(),
+                              make(Opcode::kMov, {ptx::Mod::kU32}, {reg_op(c), imm_op(0)}));
+    std::vector<Instruction> tests, branches;
+    int k = 0;
+    for (int lid : loops) {
+      ++k;
+      const analysis::Loop& l = a->loops.loop(lid);
+      const std::string hl = header_label(l.header);
+      const int p = add_reg(f, fmt::format("%ssde_p{}_{}", id, k), ptx::DType::kPred);
+      tests.push_back(make(Opcode::kSetp, {ptx::Mod::kEq, ptx::Mod::kU32},
+                           {reg_op(p), reg_op(c), imm_op(k)}));
+      branches.push_back(make(Opcode::kBra, {}, {label_op(hl)}, ptx::Guard{p, false}));
+      for (NodeId latch : l.latches) {
+        const int t = cfg.terminator(latch);
+        Instruction& term = f.insts[static_cast<size_t>(t)];
+        const Instruction set_c = make(Opcode::kMov, {ptx::Mod::kU32}, {reg_op(c), imm_op(k)});
+        if (term.opcode == Opcode::kBrx)
+          throw unsupported_error(fmt::format("{}: error: SSDE cannot rewrite an indirect (brx) "
+                                              "loop latch", where(m, term)));
+        if (term.opcode == Opcode::kBra && term.operands[0].target == cfg.block(l.header).begin) {
+          Instruction guarded = set_c;
+          guarded.guard = term.guard;
+          e.after_labels[t].push_back(guarded);
+          term.operands[0].name = sw_label;
+        } else {  // falls through into the header
+          e.before_labels[t + 1].push_back(set_c);
+          e.before_labels[t + 1].push_back(make(Opcode::kBra, {}, {label_op(sw_label)}));
+        }
+      }
+      res.changes.push_back(SsdeChange{f.name, hl, sw_label, k});
+    }
+    auto& code = e.after_labels[at];
+    std::vector<Instruction> sw_code = tests;
+    sw_code.push_back(make(Opcode::kMov, {ptx::Mod::kU32}, {reg_op(c), imm_op(0)}));
+    sw_code.insert(sw_code.end(), branches.begin(), branches.end());
+    code.insert(code.begin(), sw_code.begin(), sw_code.end());
+  }
+  res.switch_blocks += sw;
+  rebuild(f, e);
+  return true;
+}
+
+}  // namespace
+
+SsdeResult ssde(const ptx::Module& m, const SsdeOptions& o) {
+  SsdeResult res;
+  ptx::Module out = m;
+  int fn_index = 0;
+  for (auto& f : out.functions) {
+    if (f.is_declaration) continue;
+    transform_function(f, m, o, fn_index++, res);
+  }
+  // Print and re-parse: resolves labels, blocks and PCs and proves the output parses.
+  res.module = ptx::parse_module(ptx::print_module(out), m.path);
+  // Single-entry check of the new loops (NVIDIA compatibility rule).
+  for (const auto& ch : res.changes) {
+    const ptx::Function* f = res.module.find_function(ch.function);
+    if (!f) continue;
+    const Cfg cfg(*f);
+    const DomTree dom = DomTree::dominators(cfg);
+    const int h = f->label_index(ch.loop_header), s = f->label_index(ch.switch_label);
+    if (h < 0 || s < 0) continue;
+    if (!dom.dominates(cfg.node_of_inst(h), cfg.node_of_inst(s)))
+      res.warnings.push_back(fmt::format("{}: the loop at {} re-entered from {} is not single-entry",
+                                         ch.function, ch.loop_header, ch.switch_label));
+  }
+  return res;
+}
+
+}  // namespace simtsync::transform

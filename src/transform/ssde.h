@@ -1,0 +1,55 @@
+// Static SIMT-deadlock elimination (seed 003 Algorithm 3) on PTX.
+//
+// For every loop Algorithm 1 flags, the back edge is replaced by two edges: a forward edge to a
+// switch block placed right before the loop's safe post-dominator (Algorithm 2), and a backward
+// edge from the switch block to the loop header. A b32 register per switch block records which
+// edge entered it (the PHI node of the algorithm lowered to moves): 0 on every original path,
+// a value unique to the loop on its latch edge (`@%p mov.u32 %c, k` beside the latch branch).
+// The switch tests the value, resets it to 0 and branches to the loop header; the default path
+// falls through to the code that followed the safe post-dominator. Threads that left the loop
+// and threads that iterate therefore meet at the switch block before the next iteration.
+//
+// Contract:
+//  - Output is a module that parses (it is printed and re-parsed, so the IR is canonical) and
+//    assembles with ptxas; functions without flagged loops are unchanged.
+//  - Preserved: every original instruction and its order within its block, memory operations
+//    and their order, all registers (new ones are added: %ssde_c<N>, %ssde_p<N>_<K>).
+//    Not preserved: block boundaries, instruction indices/PCs, reconvergence points.
+//  - A safe post-dominator at EXIT first merges the function's ret/exit instructions into one
+//    `ret` at the end (the single-exit form the algorithm assumes).
+//  - An indirect (brx) latch is unsupported input: simtsync::Error with ExitCode 4 naming
+//    file:line:col.
+//  - warnings: new loops that are not single-entry (the header does not dominate the switch
+//    block), which the NVIDIA compatibility rule of seed 003 sec. IV-A-1 asks for.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/simt_deadlock.h"
+#include "ptx/ir.h"
+
+namespace simtsync::transform {
+
+struct SsdeOptions {
+  analysis::DeadlockOptions detect;
+};
+
+struct SsdeChange {
+  std::string function;
+  std::string loop_header;  // PTX label
+  std::string switch_label;  // label of the switch block
+  int case_value = 0;
+};
+
+struct SsdeResult {
+  ptx::Module module;
+  std::vector<SsdeChange> changes;
+  std::vector<std::string> warnings;
+  int switch_blocks = 0;
+  bool changed() const { return !changes.empty(); }
+};
+
+SsdeResult ssde(const ptx::Module& m, const SsdeOptions& o = {});
+
+}  // namespace simtsync::transform

@@ -1,0 +1,37 @@
+# End-to-end checks of the lock-based synchronization workloads (issue 5): every *_simt and
+# plain variant validates at test size (in the default mode); every *_mimd variant SIMT-deadlocks
+# under the IPDOM stack (exit 3 in the default mode) and the functional watchdog's report names
+# its spin loop (the source line of the loop's `while`).
+# Included from tests/e2e/CMakeLists.txt, which defines simtsync_e2e() and ${exe}.
+foreach(w atm_simt cp_ds_simt tl_fg_simt tl_cg_simt am_fg_simt am_cg_simt interac
+          syncval_atom_lock syncval_warp_barr syncval_shrd_lock)
+  simtsync_e2e(${w}_test 0 "VALIDATED" ${exe} run ${w} --size test)
+endforeach()
+
+foreach(w ht_mimd atm_mimd cp_ds_mimd tl_fg_mimd tl_cg_mimd am_fg_mimd am_cg_mimd)
+  simtsync_e2e(${w}_stops 3 "cannot finish" ${exe} run ${w} --size test)
+endforeach()
+set(f --size test --mode functional)
+simtsync_e2e(ht_mimd_deadlock 3 "spin loop at ht_mimd.cu:23" ${exe} run ht_mimd ${f})
+simtsync_e2e(tl_fg_mimd_deadlock 3 "spin loop at tl_mimd.cu:11" ${exe} run tl_fg_mimd ${f})
+simtsync_e2e(tl_cg_mimd_deadlock 3 "spin loop at tl_mimd.cu:11" ${exe} run tl_cg_mimd ${f})
+simtsync_e2e(am_fg_mimd_deadlock 3 "spin loop at am_mimd.cu:13" ${exe} run am_fg_mimd ${f})
+simtsync_e2e(am_cg_mimd_deadlock 3 "spin loop at am_mimd.cu:13" ${exe} run am_cg_mimd ${f})
+simtsync_e2e(atm_mimd_deadlock 3 "spin loop at atm_mimd.cu:(14|17)" ${exe} run atm_mimd ${f})
+simtsync_e2e(cp_ds_mimd_deadlock 3 "spin loop at cp_ds_mimd.cu:(18|21)" ${exe} run cp_ds_mimd ${f})
+
+# The *_mimd kernels are correct MIMD programs: with one-thread warps (no lockstep) they
+# terminate and validate.
+foreach(w ht_mimd atm_mimd cp_ds_mimd tl_fg_mimd tl_cg_mimd am_fg_mimd am_cg_mimd)
+  simtsync_e2e(${w}_one_lane_warps 0 "VALIDATED" ${exe} run ${w} ${f} --set func.warp_size=1)
+endforeach()
+
+# Parameters reach the kernels (--set workload.NAME=VALUE) and are listed.
+simtsync_e2e(atm_accounts 0 "on 17 accounts" ${exe} run atm_simt --size test
+             --set workload.accounts=17)
+simtsync_e2e(tl_cg_many_locks 0 "of 3 lock" ${exe} run tl_cg_simt --size test
+             --set workload.locks=3)
+simtsync_e2e(syncval_warps 0 "x 5 dependent steps" ${exe} run syncval_warp_barr --size test
+             --set workload.warps=5)
+simtsync_e2e(list_sync_locks 0 "syncval_shrd_lock" ${exe} list)
+simtsync_e2e(list_atm_params 0 "accounts" ${exe} list atm_simt)
