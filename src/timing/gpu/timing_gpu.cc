@@ -211,6 +211,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
     }
     bool freed = false;
     for (auto& s : sms) {
+      if (!s->has_completed()) continue;
       for (int c : s->take_completed()) {
         func::release_cta(ctas[static_cast<size_t>(c)], warps);
         ++done_ctas;

@@ -23,6 +23,9 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
   last_stall_.assign(ns, StallKind::kIdle);
   view_version_.assign(ns, ~std::uint64_t{0});
   views_.resize(ns);
+  view_any_warp_.assign(ns, 0);
+  view_any_live_.assign(ns, 0);
+  orders_.resize(ns);
 }
 
 void Sm::account_skipped(Cycle cycles) {

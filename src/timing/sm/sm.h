@@ -68,6 +68,7 @@ class Sm {
   // Advances one cycle. Returns true when anything happened (an issue, a fetch, a completion).
   bool tick(Cycle now);
   // Completed CTAs since the last call (their slots are free again).
+  bool has_completed() const { return !completed_.empty(); }
   std::vector<int> take_completed();
   bool idle() const { return live_ctas_ == 0; }
   // Earliest future cycle at which this SM could make progress without outside events.
@@ -148,6 +149,8 @@ class Sm {
   std::uint64_t version_ = 0;                 // bumps when warps arrive, finish or leave
   std::vector<std::uint64_t> view_version_;   // per scheduler: version its view was built at
   std::vector<std::vector<sched::SchedWarp>> views_;
+  std::vector<std::uint8_t> view_any_warp_, view_any_live_;
+  std::vector<std::vector<int>> orders_;  // per scheduler (policies may keep them between cycles)
   std::vector<StallKind> last_stall_;
   std::vector<Addr> sector_scratch_;
   bool long_latency_issued_ = false;

@@ -21,18 +21,19 @@ bool Sm::issue_one(int s, Cycle now) {
   if (view_version_[static_cast<size_t>(s)] != version_) {
     view_version_[static_cast<size_t>(s)] = version_;
     view.resize(mine.size());
+    bool any_warp = false, any_live = false;
     for (size_t i = 0; i < mine.size(); ++i) {
       const WarpSlot& ws = slots_[static_cast<size_t>(mine[i])];
       const bool live = ws.warp && !ws.done && ws.warp->state != func::WarpState::kFinished;
       view[i] = {live, ws.age, mine[i]};
+      any_warp |= ws.warp != nullptr;
+      any_live |= live;
     }
+    view_any_warp_[static_cast<size_t>(s)] = any_warp;
+    view_any_live_[static_cast<size_t>(s)] = any_live;
   }
-  bool any_warp = false, any_live = false;
-  for (size_t i = 0; i < mine.size(); ++i) {
-    const WarpSlot& ws = slots_[static_cast<size_t>(mine[i])];
-    any_warp |= ws.warp != nullptr;
-    any_live |= view[i].valid;
-  }
+  const bool any_warp = view_any_warp_[static_cast<size_t>(s)];
+  const bool any_live = view_any_live_[static_cast<size_t>(s)];
   SchedStats& st = stats_.sched[static_cast<size_t>(s)];
   if (!any_live) {
     const StallKind k = any_warp ? StallKind::kExit : StallKind::kIdle;
@@ -40,9 +41,10 @@ bool Sm::issue_one(int s, Cycle now) {
     last_stall_[static_cast<size_t>(s)] = k;
     return false;
   }
-  scheds_[static_cast<size_t>(s)]->order(view, version_, now, order_);
+  std::vector<int>& order = orders_[static_cast<size_t>(s)];
+  scheds_[static_cast<size_t>(s)]->order(view, version_, now, order);
   StallKind best = StallKind::kCount;
-  for (int idx : order_) {
+  for (int idx : order) {
     const int slot = mine[static_cast<size_t>(idx)];
     if (slots_[static_cast<size_t>(slot)].blocked) {
       best = std::min(best, StallKind::kData);

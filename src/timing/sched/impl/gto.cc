@@ -27,10 +27,10 @@ class Gto final : public IWarpScheduler {
         return x.age != y.age ? x.age < y.age : x.warp_id < y.warp_id;
       });
     }
-    out.clear();
-    if (last_ >= 0 && last_ < n && warps[static_cast<size_t>(last_)].valid) out.push_back(last_);
     const size_t m = sorted_.size();
     const size_t turns = period_ > 0 && m > 0 ? static_cast<size_t>((now / period_) % m) : 0;
+    out.clear();
+    if (last_ >= 0 && last_ < n && warps[static_cast<size_t>(last_)].valid) out.push_back(last_);
     for (size_t k = 0; k < m; ++k) {
       const int i = sorted_[(k + turns) % m];
       if (i != last_) out.push_back(i);
