@@ -97,6 +97,12 @@ class GlobalMemory {
   mutable Addr cache_lo_ = 1, cache_hi_ = 0;
   mutable std::unordered_map<Addr, std::unique_ptr<std::uint8_t[]>> pages_;
   Addr next_alloc_ = kHeapBase;
+  Addr next_module_ = 0x0000'0006'0000'0000ULL;
+
+ public:
+  // Module variables and kernel parameter buffers of every loaded module are laid out one
+  // module after another from here (Program advances it), so modules never overlap.
+  Addr& module_cursor() { return next_module_; }
 };
 
 }  // namespace simtsync::func

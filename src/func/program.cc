@@ -30,7 +30,7 @@ struct SymbolRef {
 Program::Program(const ptx::Module& module, GlobalMemory& mem) : module_(module) {
   // Module variables: .global and .const live in global memory (const-space addresses are
   // global addresses); .shared get offsets in every CTA's shared memory.
-  Addr next = kModuleVarBase;
+  Addr next = mem.module_cursor();
   for (const auto& v : module_.globals) {
     if (v.space == ptx::Space::kShared) continue;
     if (v.linkage == "extern" && v.space != ptx::Space::kShared) continue;
@@ -89,6 +89,7 @@ Program::Program(const ptx::Module& module, GlobalMemory& mem) : module_(module)
     mem.map(next, df.param_buffer_size, fmt::format("parameters of kernel '{}'", df.name));
     next = align_up(next + df.param_buffer_size, 256);
   }
+  mem.module_cursor() = align_up(next, 4096);
   for (auto& df : functions_) decode_function(df, mem);
   // Kernels share one static shared layout (module .shared variables and function-scope ones).
   for (auto& df : functions_) df.static_shared = static_shared_total_;

@@ -60,7 +60,9 @@ KernelResources ResourceOracle::of(const ptx::Module& m, const std::string& kern
     r.registers = override_;
     r.source = "config";
   } else if (std::string ptxas = find_ptxas(); !ptxas.empty()) {
-    auto regs = run_ptxas(ptxas, m);
+    auto found = ptxas_.find(&m);
+    if (found == ptxas_.end()) found = ptxas_.emplace(&m, run_ptxas(ptxas, m)).first;
+    const auto& regs = found->second;
     if (auto it = regs.find(kernel); it != regs.end()) {
       r.registers = std::max(1u, it->second);
       r.source = "ptxas";

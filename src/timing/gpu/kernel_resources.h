@@ -22,6 +22,8 @@ class ResourceOracle {
 
  private:
   unsigned override_;
+  // ptxas runs once per module; its register counts for every kernel are kept.
+  std::map<const ptx::Module*, std::map<std::string, unsigned>> ptxas_;
   std::map<std::pair<const ptx::Module*, std::string>, KernelResources> cache_;
 };
 

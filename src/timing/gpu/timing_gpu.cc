@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 
 #include "common/error.h"
 #include "config/config.h"
@@ -34,6 +38,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.scheduler.impl = c.get_string("sm.warp_scheduler.impl");
   s.scheduler.rotation_period = static_cast<std::uint64_t>(c.get_int("sm.warp_scheduler.rotation_period"));
   s.scheduler.active_set = u("sm.warp_scheduler.active_set");
+  s.fetch_policy = c.get_string("sm.fetch_policy.impl");
   s.icache_bytes = u("sm.icache.size_bytes");
   s.icache_line = u("sm.icache.line_bytes");
   s.icache_assoc = u("sm.icache.assoc");
@@ -191,6 +196,12 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   Cycle now = 0, last_completion = 0;
   std::vector<Cycle> wake(sms.size(), 0);
   std::vector<Cycle> last_tick(sms.size(), 0);
+  // A progress line on stderr for long runs, only when it is a terminal.
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  const auto t_start = std::chrono::steady_clock::now();
+  auto t_last = t_start;
+  std::uint64_t loop_count = 0;
+  bool printed = false;
   mem::MemRequest resp;
   while (done_ctas < ctas.size()) {
     dog.set_time(now);
@@ -220,6 +231,18 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
       }
     }
     if (freed) dispatch();
+    if (tty && (++loop_count & 0xffff) == 0) {
+      const auto t = std::chrono::steady_clock::now();
+      if (t - t_last > std::chrono::milliseconds(500)) {
+        t_last = t;
+        const double secs = std::chrono::duration<double>(t - t_start).count();
+        std::fprintf(stderr, "\r[simtsync] %s: cycle %llu, %.0f KIPS, CTAs %zu/%zu done   ",
+                     kernel.name.c_str(), static_cast<unsigned long long>(now),
+                     static_cast<double>(ex.stats().warp_instructions) / secs / 1e3, done_ctas,
+                     ctas.size());
+        printed = true;
+      }
+    }
     if (stop) break;
     if (done_ctas == ctas.size()) break;
     if (p_.max_cycles && now >= p_.max_cycles) {
@@ -257,6 +280,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   } else {
     result.completed = true;
   }
+  if (printed) std::fprintf(stderr, "\n");
   for (size_t i = 0; i < sms.size(); ++i)
     if (now > last_tick[i]) sms[i]->account_skipped(now - last_tick[i]);
   result.cycles = now + 1;

@@ -16,6 +16,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
   sched_slots_.resize(ns);
   for (unsigned s = 0; s < p_.max_warps; ++s) sched_slots_[s % ns].push_back(static_cast<int>(s));
   for (unsigned s = 0; s < ns; ++s) scheds_.push_back(sched::make_scheduler(p_.scheduler));
+  fetch_policy_ = sched::make_fetch_policy(p_.fetch_policy);
   unit_busy_.resize(static_cast<int>(UnitKind::kCount));
   for (int k = 0; k < static_cast<int>(UnitKind::kCount); ++k)
     unit_busy_[static_cast<size_t>(k)].assign(std::max(1u, p_.units[k]), 0);
@@ -177,7 +178,8 @@ Cycle Sm::next_event(Cycle now) const {
   if (live_ctas_ == 0) return t;
   if (!wb_.empty()) t = std::min(t, wb_.top().at);
   for (const auto& sp : shared_pending_) t = std::min(t, sp.at);
-  if (!ldst_queue_.empty()) return now + 1;
+  if (!ldst_queue_.empty() && !ldst_refused_) return now + 1;
+  if (shared_busy_ > now) t = std::min(t, shared_busy_);
   for (const auto& ws : slots_) {
     if (!ws.warp || ws.done) continue;
     if (ws.fetch_ready > now) t = std::min(t, ws.fetch_ready);
@@ -192,6 +194,7 @@ Cycle Sm::next_event(Cycle now) const {
 
 void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
   woken_ = true;
+  ldst_refused_ = false;
   finish_access(r.warp_slot, r.access, now);
 }
 

@@ -17,6 +17,7 @@
 
 #include "func/executor.h"
 #include "timing/mem/mem_request.h"
+#include "timing/sched/i_fetch_policy.h"
 #include "timing/sched/i_warp_scheduler.h"
 #include "timing/sm/icache.h"
 #include "timing/sm/scoreboard.h"
@@ -47,6 +48,7 @@ struct WarpSlot {
   unsigned pending_stores = 0;   // stores in flight (fences wait for them)
   bool done = false;             // every thread exited; waits for memory, then CTA exit
   bool blocked = false;          // waits on the scoreboard or a fence: skip until a release
+  bool blocked_ldst = false;     // its memory instruction found the LD/ST queue full
 };
 
 struct CtaSlot {
@@ -109,6 +111,7 @@ class Sm {
 
   void writeback(Cycle now);
   void ldst(Cycle now);
+  void pop_ldst();
   bool issue(Cycle now);
   bool issue_one(int sched, Cycle now);
   StallKind try_issue(int slot, Cycle now);
@@ -140,11 +143,14 @@ class Sm {
   std::vector<int> completed_;
   unsigned used_threads_ = 0, used_warps_ = 0, used_regs_ = 0, used_shared_ = 0;
   int live_ctas_ = 0;
-  unsigned fetch_rr_ = 0;
+  std::unique_ptr<sched::IFetchPolicy> fetch_policy_;
+  std::vector<int> fetch_order_;
   SmStats stats_;
   std::function<void(func::Warp&, Pc)> on_step_;
   Cycle shared_busy_ = 0;
   bool woken_ = false;
+  bool ldst_refused_ = false;     // the memory port refused the queue head: wait for a response
+  std::uint64_t ldst_blocked_ = 0;  // slots waiting for room in the LD/ST queue
   std::uint64_t fetchable_ = 0;               // slots whose I-buffer wants an instruction
   std::uint64_t version_ = 0;                 // bumps when warps arrive, finish or leave
   std::vector<std::uint64_t> view_version_;   // per scheduler: version its view was built at

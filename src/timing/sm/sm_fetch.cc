@@ -1,5 +1,5 @@
-// Fetch stage: fills per-warp I-buffers through the I-cache, round robin over warps
-// (sm.fetch_width warps per cycle). Fetch stops after a control instruction until it issues
+// Fetch stage: fills per-warp I-buffers through the I-cache, in the order of the fetch policy
+// (sm.fetch_policy.impl; sm.fetch_width warps per cycle). Fetch stops after a control instruction until it issues
 // (no fetch past an unresolved branch).
 #include <bit>
 
@@ -9,15 +9,12 @@ namespace simtsync::sm {
 
 bool Sm::fetch(Cycle now) {
   bool any = false;
-  const unsigned n = static_cast<unsigned>(slots_.size());
   unsigned fetched = 0;
-  // Round robin over the slots that want an instruction, starting at fetch_rr_.
-  const unsigned start = fetch_rr_ % n;
-  const std::uint64_t rotated =
-      start == 0 ? fetchable_ : (fetchable_ >> start) | (fetchable_ << (64 - start));
-  for (std::uint64_t m = rotated; m != 0 && fetched < p_.fetch_width; m &= m - 1) {
-    const unsigned s = (start + static_cast<unsigned>(std::countr_zero(m))) % 64;
-    if (s >= n) continue;
+  if (fetchable_ == 0) return false;
+  fetch_policy_->order(fetchable_, static_cast<unsigned>(slots_.size()), now, fetch_order_);
+  for (int si : fetch_order_) {
+    if (fetched >= p_.fetch_width) break;
+    const unsigned s = static_cast<unsigned>(si);
     WarpSlot& ws = slots_[s];
     if (ws.fetch_ready > now) {
       ++stats_.icache_stall_cycles;
@@ -30,7 +27,7 @@ bool Sm::fetch(Cycle now) {
       continue;
     }
     ++fetched;
-    fetch_rr_ = s + 1;
+    fetch_policy_->fetched(si, now);
     if (!icache_.access(ws.fetch_pc, now)) {
       ws.fetch_ready = now + p_.icache_miss_latency;
       ++stats_.icache_stall_cycles;

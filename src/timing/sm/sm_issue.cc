@@ -46,8 +46,9 @@ bool Sm::issue_one(int s, Cycle now) {
   StallKind best = StallKind::kCount;
   for (int idx : order) {
     const int slot = mine[static_cast<size_t>(idx)];
-    if (slots_[static_cast<size_t>(slot)].blocked) {
-      best = std::min(best, StallKind::kData);
+    const WarpSlot& bs = slots_[static_cast<size_t>(slot)];
+    if (bs.blocked || bs.blocked_ldst) {
+      best = std::min(best, bs.blocked_ldst ? StallKind::kStructural : StallKind::kData);
       continue;
     }
     const StallKind r = try_issue(slot, now);
@@ -111,7 +112,12 @@ StallKind Sm::try_issue(int slot, Cycle now) {
   auto pipe = std::find_if(pipes.begin(), pipes.end(), [&](Cycle b) { return b <= now; });
   if (pipe == pipes.end()) return StallKind::kStructural;
   const bool is_mem = oc == OpClass::kMem;
-  if (is_mem && ldst_queue_.size() >= p_.ldst_queue) return StallKind::kStructural;
+  if (is_mem && ldst_queue_.size() >= p_.ldst_queue) {
+    // Only the LD/ST queue draining can clear this: skip the warp until then.
+    ws.blocked_ldst = true;
+    ldst_blocked_ |= std::uint64_t{1} << slot;
+    return StallKind::kStructural;
+  }
 
   // Issue.
   const unsigned passes = (p_.warp_size + p_.simd_width - 1) / std::max(1u, p_.simd_width);

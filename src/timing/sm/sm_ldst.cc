@@ -4,6 +4,7 @@
 // local accesses are coalesced into 32-byte sectors and sent through the memory port, which may
 // refuse (back-pressure) and decides when they take effect.
 #include <algorithm>
+#include <bit>
 #include <map>
 
 #include "timing/sm/sm.h"
@@ -27,6 +28,13 @@ unsigned bank_conflicts(const func::MemAccess& acc, unsigned banks) {
 }
 
 }  // namespace
+
+void Sm::pop_ldst() {
+  ldst_queue_.erase(ldst_queue_.begin());
+  for (std::uint64_t m = ldst_blocked_; m != 0; m &= m - 1)
+    slots_[static_cast<size_t>(std::countr_zero(m))].blocked_ldst = false;
+  ldst_blocked_ = 0;
+}
 
 void Sm::ldst(Cycle now) {
   for (size_t i = 0; i < shared_pending_.size();) {
@@ -54,13 +62,13 @@ void Sm::ldst(Cycle now) {
     ex_.perform(w, acc);
     shared_busy_ = now + occupancy;
     shared_pending_.push_back({now + p_.shared_latency + occupancy - 1, e.slot, e.access});
-    ldst_queue_.erase(ldst_queue_.begin());
+    pop_ldst();
     return;
   }
   if (in.a.space == ptx::Space::kParam || in.a.space == ptx::Space::kConst) {
     ex_.perform(w, acc);  // constant cache hit
     shared_pending_.push_back({now + p_.shared_latency, e.slot, e.access});
-    ldst_queue_.erase(ldst_queue_.begin());
+    pop_ldst();
     return;
   }
   mem::MemRequest r;
@@ -96,9 +104,11 @@ void Sm::ldst(Cycle now) {
   }
   if (!port_.try_send(r, now)) {
     ++stats_.memory_refusals;
+    ldst_refused_ = true;  // retried after the next memory response wakes this SM
     return;
   }
-  ldst_queue_.erase(ldst_queue_.begin());
+  ldst_refused_ = false;
+  pop_ldst();
 }
 
 }  // namespace simtsync::sm

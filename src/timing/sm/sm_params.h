@@ -26,6 +26,7 @@ struct SmParams {
   unsigned ibuffer_slots = 2;      // sm.ibuffer_slots
   unsigned fetch_width = 1;        // sm.fetch_width
   sched::SchedulerParams scheduler;
+  std::string fetch_policy = "rr";  // sm.fetch_policy.impl
   // I-cache (sm.icache.*)
   unsigned icache_bytes = 8192, icache_line = 128, icache_assoc = 4;
   unsigned icache_hit_latency = 1, icache_miss_latency = 100;

@@ -68,7 +68,24 @@ const std::map<std::string, std::vector<int>>& expected() {
       {"interac/interac.ptx:interac", {2}},
       {"syncval/syncval_atom_lock.ptx:syncval_atom_lock", {1}},
       {"syncval/syncval_shrd_lock.ptx:syncval_shrd_lock", {1}},
+      // Applications (sync_apps.def): the SIMT-safe retry loops are the outermost loop of
+      // their kernel except in TSP (climbers > lanes taking turns > the lock loop) and
+      // Apriori (candidates > the insertion loop).
+      {"nw/nw.ptx:nw1", {1}},
+      {"nw/nw.ptx:nw2", {1}},
+      {"tsp/tsp.ptx:tsp", {3}},
+      {"bh/bh.ptx:bh_tb", {1}},
+      {"bh/bh.ptx:bh_sm", {1}},
+      {"bh/bh.ptx:bh_st", {1}},
+      {"bh/bh_st_mimd.ptx:bh_st_mimd", {2}},
+      {"apriori/apriori.ptx:apriori_insert", {2}},
       // Synchronization-free, or waiting only at barriers: no mark.
+      {"nw/nw_dp.ptx:nw_dp1", {}},
+      {"nw/nw_dp.ptx:nw_dp2", {}},
+      {"bh/bh.ptx:bh_bb", {}},
+      {"bh/bh.ptx:bh_fc", {}},
+      {"bh/bh.ptx:bh_int", {}},
+      {"apriori/apriori.ptx:apriori_count", {}},
       {"syncval/syncval_warp_barr.ptx:syncval_warp_barr", {}},
       {"vecadd/vecadd.ptx:vecadd", {}},
   };
