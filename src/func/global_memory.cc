@@ -8,14 +8,12 @@ namespace simtsync::func {
 
 void GlobalMemory::map(Addr addr, std::uint64_t size, std::string what) {
   ranges_[addr] = Range{addr + size, std::move(what)};
-  cache_lo_ = 1;
-  cache_hi_ = 0;
+  clear_range_cache();
 }
 
 void GlobalMemory::unmap(Addr addr) {
   ranges_.erase(addr);
-  cache_lo_ = 1;
-  cache_hi_ = 0;
+  clear_range_cache();
 }
 
 Addr GlobalMemory::allocate(std::uint64_t size, std::string what) {
@@ -30,8 +28,8 @@ bool GlobalMemory::valid_slow(Addr addr, unsigned size) const {
   if (it == ranges_.begin()) return false;
   --it;
   if (addr + size > it->second.end) return false;
-  cache_lo_ = it->first;
-  cache_hi_ = it->second.end;
+  range_cache_[range_next_ % 4] = {it->first, it->second.end};
+  ++range_next_;
   return true;
 }
 

@@ -28,7 +28,8 @@ class GlobalMemory {
   Addr allocate(std::uint64_t size, std::string what);
   // True when [addr, addr+size) lies inside one mapped range.
   bool valid(Addr addr, unsigned size) const {
-    if (addr >= cache_lo_ && addr + size <= cache_hi_) return true;
+    for (const auto& r : range_cache_)
+      if (addr >= r.lo && addr + size <= r.hi) return true;
     return valid_slow(addr, size);
   }
   // Name of the mapped range nearest to addr (for fault messages).
@@ -94,7 +95,15 @@ class GlobalMemory {
   TlbEntry tlb_[kTlbSize];
 
   std::map<Addr, Range> ranges_;  // start -> range
-  mutable Addr cache_lo_ = 1, cache_hi_ = 0;
+  // The last few ranges that validated an access (kernels touch a handful of buffers).
+  struct CachedRange {
+    Addr lo = 1, hi = 0;
+  };
+  mutable CachedRange range_cache_[4];
+  mutable unsigned range_next_ = 0;
+  void clear_range_cache() const {
+    for (auto& r : range_cache_) r = CachedRange{};
+  }
   mutable std::unordered_map<Addr, std::unique_ptr<std::uint8_t[]>> pages_;
   Addr next_alloc_ = kHeapBase;
   Addr next_module_ = 0x0000'0006'0000'0000ULL;
