@@ -12,7 +12,9 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
   const LaunchInfo li = make_launch_info(kernel, grid, block, opts_.warp_size, dynamic_shared);
   std::vector<Cta> ctas;
   std::vector<Warp> warps;
-  create_grid(prog_, li, true, ctas, warps);
+  RegisterArena arena(static_cast<std::size_t>(grid.count()) * li.warps_per_cta *
+                      prog_.total_regs() * li.warp_size);
+  create_grid(prog_, li, true, ctas, warps, &arena);
 
   Executor ex(prog_, mem_, li, warps, ctas);
   Watchdog dog(opts_.watchdog);

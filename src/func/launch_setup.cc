@@ -1,8 +1,28 @@
 #include "func/launch_setup.h"
 
+#include <sys/mman.h>
+
 #include "timing/simt/impl/ipdom_stack.h"
 
 namespace simtsync::func {
+
+RegisterArena::RegisterArena(std::size_t words) : bytes_(words * sizeof(std::uint64_t)) {
+  if (bytes_ >= (std::size_t{2} << 20)) {
+    void* p = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED) {
+      ::madvise(p, bytes_, MADV_HUGEPAGE);  // a hint; correctness does not depend on it
+      data_ = static_cast<std::uint64_t*>(p);
+      mapped_ = true;
+      return;
+    }
+  }
+  fallback_.assign(words, 0);
+  data_ = fallback_.data();
+}
+
+RegisterArena::~RegisterArena() {
+  if (mapped_) ::munmap(data_, bytes_);
+}
 
 LaunchInfo make_launch_info(const DecodedFunction& kernel, Dim3 grid, Dim3 block,
                             unsigned warp_size, std::uint32_t dynamic_shared) {
@@ -17,7 +37,7 @@ LaunchInfo make_launch_info(const DecodedFunction& kernel, Dim3 grid, Dim3 block
 }
 
 void create_grid(const Program& prog, const LaunchInfo& li, bool allocate, std::vector<Cta>& ctas,
-                 std::vector<Warp>& warps) {
+                 std::vector<Warp>& warps, RegisterArena* arena) {
   const Dim3 grid = li.grid;
   ctas.assign(grid.count(), Cta{});
   warps.clear();
@@ -35,6 +55,9 @@ void create_grid(const Program& prog, const LaunchInfo& li, bool allocate, std::
       w.cta = cta.index;
       w.warp_in_cta = static_cast<int>(wi);
       cta.warps.push_back(w.global_id);
+      if (arena)
+        w.attach(arena->data() +
+                 static_cast<std::size_t>(w.global_id) * prog.total_regs() * li.warp_size);
     }
     if (allocate) setup_cta(prog, li, cta, warps);
   }
@@ -49,7 +72,7 @@ void setup_cta(const Program& prog, const LaunchInfo& li, Cta& cta, std::vector<
   cta.live_warps = 0;
   for (int wid : cta.warps) {
     Warp& w = warps[static_cast<size_t>(wid)];
-    w.allocate(prog.total_regs());
+    if (!w.has_registers()) w.allocate(prog.total_regs());
     w.function = kernel_index;
     w.threads = 0;
     const unsigned wi = static_cast<unsigned>(w.warp_in_cta);

@@ -26,12 +26,21 @@ enum class WarpState : std::uint8_t { kRunning, kAtBarrier, kFinished };
 
 class Warp {
  public:
-  Warp(unsigned warp_size, std::uint32_t total_regs) : size_(warp_size) { allocate(total_regs); }
+  Warp(unsigned warp_size, std::uint32_t total_regs) : size_(warp_size) {
+    if (total_regs > 0) allocate(total_regs);
+  }
 
   // Register storage exists only while the warp's CTA is resident.
-  void allocate(std::uint32_t total_regs) { regs_.assign(std::size_t{total_regs} * size_, 0); }
+  void allocate(std::uint32_t total_regs) {
+    regs_.assign(std::size_t{total_regs} * size_, 0);
+    base_ = regs_.data();
+  }
+  // Uses caller-owned, zeroed storage of total_regs * size() words (a launch-wide arena).
+  void attach(std::uint64_t* storage) { base_ = storage; }
+  bool has_registers() const { return base_ != nullptr; }
   void release() {
     std::vector<std::uint64_t>().swap(regs_);
+    base_ = nullptr;
     std::vector<std::uint8_t>().swap(local_);
     local_stride_ = 0;
     simt.reset();
@@ -39,8 +48,8 @@ class Warp {
   }
 
   unsigned size() const { return size_; }
-  std::uint64_t* reg(std::uint32_t slot) { return &regs_[std::size_t{slot} * size_]; }
-  const std::uint64_t* reg(std::uint32_t slot) const { return &regs_[std::size_t{slot} * size_]; }
+  std::uint64_t* reg(std::uint32_t slot) { return base_ + std::size_t{slot} * size_; }
+  const std::uint64_t* reg(std::uint32_t slot) const { return base_ + std::size_t{slot} * size_; }
 
   // Per-lane local memory, grown on demand; offsets are thread-local addresses.
   std::uint8_t* local(unsigned lane, std::uint64_t offset, unsigned bytes) {
@@ -76,6 +85,7 @@ class Warp {
 
   unsigned size_;
   std::vector<std::uint64_t> regs_;
+  std::uint64_t* base_ = nullptr;  // regs_.data() or an attached arena slice
   std::vector<std::uint8_t> local_;
   std::uint64_t local_stride_ = 0;
 };
