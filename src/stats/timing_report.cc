@@ -81,6 +81,21 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
     sms.push_back(j);
   }
   g["sm"] = sms;
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& k : t.launches) {
+    nlohmann::json j;
+    j["kernel"] = k.kernel;
+    j["cycles"] = k.cycles;
+    j["ctas"] = k.ctas;
+    j["completed"] = k.completed;
+    j["warp_instructions"] = k.warp_instructions;
+    j["thread_instructions"] = k.thread_instructions;
+    j["ipc"] = k.cycles ? static_cast<double>(k.warp_instructions) / static_cast<double>(k.cycles) : 0.0;
+    for (int s = 0; s < static_cast<int>(sm::StallKind::kCount); ++s)
+      j["scheduler_cycles"][sm::kStallNames[s]] = k.scheduler_cycles[s];
+    kernels.push_back(j);
+  }
+  g["kernels"] = kernels;
   g["mem"] = {{"loads", t.mem.loads},
               {"stores", t.mem.stores},
               {"atomics", t.mem.atomics},
@@ -98,6 +113,14 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
     out += fmt::format("  {:<22} {:>16}  {}\n", name, v, desc);
   };
   row("cycles", fmt::format("{}", t.cycles), "simulated core cycles (all kernels)");
+  if (t.launches.size() > 1) {
+    for (const auto& k : t.launches)
+      out += fmt::format("    {:<20} {:>16}  cycles, {} warp instructions, IPC {:.3f}\n", k.kernel,
+                         k.cycles, k.warp_instructions,
+                         k.cycles ? static_cast<double>(k.warp_instructions) /
+                                        static_cast<double>(k.cycles)
+                                  : 0.0);
+  }
   row("ipc", fmt::format("{:.4f}", g["ipc"].get<double>()), "warp instructions per cycle, whole GPU");
   row("thread_ipc", fmt::format("{:.2f}", g["thread_ipc"].get<double>()),
       "thread instructions per cycle, whole GPU");

@@ -30,6 +30,8 @@ assert g["cycles"] == t["cycles"] and g["ipc"] > 0
 assert set(g["scheduler_cycles"]) >= {"issued", "idle", "control", "data", "structural",
                                       "barrier", "exit", "fetch"}
 assert "issued" in g["sm"][0]["sched"][0]
+assert len(g["kernels"]) == 1 and g["kernels"][0]["kernel"] == "ht_insert"
+assert g["kernels"][0]["cycles"] == g["cycles"]
 assert os.path.exists(os.path.join(out, "ht_timing.config.yaml"))
 assert "gpu.cycles," in open(csv).read()
 # Determinism: a second identical run gives identical statistics.

@@ -288,6 +288,20 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   totals_.cycles += result.cycles;
   ++totals_.kernels;
   totals_.ctas += done_ctas;
+  KernelRecord rec;
+  rec.kernel = kernel.name;
+  rec.cycles = result.cycles;
+  rec.ctas = done_ctas;
+  rec.completed = result.completed;
+  for (unsigned i = 0; i < p_.num_sms; ++i) {
+    const sm::SmStats& st = sms[i]->stats();
+    rec.warp_instructions += st.warp_instructions;
+    rec.thread_instructions += st.thread_instructions;
+    for (const auto& sc : st.sched)
+      for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k)
+        rec.scheduler_cycles[k] += sc.cycles[k];
+  }
+  totals_.launches.push_back(rec);
   for (unsigned i = 0; i < p_.num_sms; ++i) {
     add(totals_.sm[i], sms[i]->stats());
     const auto& ic = sms[i]->icache_stats();

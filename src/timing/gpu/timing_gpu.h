@@ -34,8 +34,20 @@ struct GpuParams {
 
 GpuParams gpu_params_from(const config::Config& c);
 
+// One launch, for per-kernel statistics.
+struct KernelRecord {
+  std::string kernel;
+  std::uint64_t cycles = 0;
+  std::uint64_t warp_instructions = 0;
+  std::uint64_t thread_instructions = 0;
+  std::uint64_t ctas = 0;
+  std::uint64_t scheduler_cycles[static_cast<int>(sm::StallKind::kCount)] = {};
+  bool completed = false;
+};
+
 // Totals over every launch run on this GPU.
 struct TimingTotals {
+  std::vector<KernelRecord> launches;   // per kernel launch, in order
   std::uint64_t cycles = 0;
   std::uint64_t kernels = 0;
   std::uint64_t ctas = 0;
