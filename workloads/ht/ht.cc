@@ -1,6 +1,8 @@
-// ht host driver: chained hash-table insertion (seed 000 Fig. 1a). Every thread inserts
-// `per_thread` keys into `buckets` chains, each guarded by a spin lock. Validation walks every
-// chain: each key must be present exactly once, in the bucket its hash names.
+// ht and ht_mimd host driver: chained hash-table insertion (seed 000 Fig. 1a). Every thread
+// inserts `per_thread` keys into `buckets` chains, each guarded by a spin lock. Validation walks
+// every chain: each key must be present exactly once, in the bucket its hash names, every lock
+// free. ht uses the SIMT-compliant lock (ht.cu); ht_mimd the MIMD lock loop (ht_mimd.cu), which
+// must SIMT-deadlock under the IPDOM stack and validates under forward-progress scheduling.
 #include <fmt/format.h>
 
 #include <random>
@@ -10,26 +12,35 @@
 namespace simtsync::workloads {
 namespace {
 
-struct DevEntry {  // layout of `struct Entry` in ht.cu
+struct DevEntry {  // layout of `struct Entry` in ht.cu and ht_mimd.cu
   std::uint32_t key;
   std::uint32_t value;
   std::uint64_t next;
 };
 
+// What distinguishes the two variants.
+struct Variant {
+  const char* name;
+  const char* description;
+  const char* ptx;
+  const char* kernel;
+  std::int64_t test_ctas;
+  std::int64_t test_buckets;
+};
+
 class HashTable final : public Workload {
  public:
-  std::string name() const override { return "ht"; }
-  std::string description() const override {
-    return "chained hash-table insertion, one spin lock per bucket (seed 000 Fig. 1a)";
-  }
+  explicit HashTable(Variant v) : v_(v) {}
+  std::string name() const override { return v_.name; }
+  std::string description() const override { return v_.description; }
   std::string suite() const override { return "synchronization"; }
   std::vector<ParamSpec> params() const override {
     // Default: the launch shape of seed 000 Fig. 1 (120 CTAs x 256 threads); paper: 3.2M
     // insertions by 40K threads into 1024 buckets (seed 000 sec. V).
-    return {{"ctas", "CTAs in the grid", 4, 120, 157, 1, 1 << 20},
+    return {{"ctas", "CTAs in the grid", v_.test_ctas, 120, 157, 1, 1 << 20},
             {"threads", "threads per CTA", 64, 256, 256, 1, 1024},
-            {"buckets", "hash-table buckets (fewer = more contention)", 64, 1024, 1024, 1,
-             1 << 24},
+            {"buckets", "hash-table buckets (fewer = more contention)", v_.test_buckets, 1024,
+             1024, 1, 1 << 24},
             {"per_thread", "insertions per thread", 2, 4, 80, 1, 1 << 16},
             {"seed", "key generator seed", 1, 1, 1, 0, INT32_MAX}};
   }
@@ -48,8 +59,8 @@ class HashTable final : public Workload {
     Addr heads = dev.upload(std::vector<std::uint64_t>(buckets, 0), "bucket heads");
     Addr locks = dev.upload(std::vector<std::int32_t>(buckets, 0), "bucket locks");
     Addr dkeys = dev.upload(keys, "keys");
-    int m = ctx.load("ht/ht.ptx");
-    if (!ctx.launch(m, "ht_insert", {ctas, 1, 1}, {threads, 1, 1},
+    int m = ctx.load(v_.ptx);
+    if (!ctx.launch(m, v_.kernel, {ctas, 1, 1}, {threads, 1, 1},
                     func::KernelArgs().add(pool).add(heads).add(locks).add(dkeys)
                         .add(static_cast<int>(buckets)).add(static_cast<int>(per))))
       return {};
@@ -83,10 +94,24 @@ class HashTable final : public Workload {
       return {false, fmt::format("{} of {} keys are in the table", found, total)};
     return {true, fmt::format("{} keys, each present exactly once in its bucket", total)};
   }
+
+ private:
+  Variant v_;
 };
 
 }  // namespace
 
-std::unique_ptr<Workload> make_ht() { return std::make_unique<HashTable>(); }
+std::unique_ptr<Workload> make_ht() {
+  return std::make_unique<HashTable>(Variant{
+      "ht", "chained hash-table insertion, one spin lock per bucket (seed 000 Fig. 1a)",
+      "ht/ht.ptx", "ht_insert", 4, 64});
+}
+
+// 16 buckets at test size so that warp-mates always share a lock.
+std::unique_ptr<Workload> make_ht_mimd() {
+  return std::make_unique<HashTable>(
+      Variant{"ht_mimd", "ht with the MIMD lock loop: SIMT-deadlocks under the IPDOM stack",
+              "ht/ht_mimd.ptx", "ht_insert_mimd", 2, 16});
+}
 
 }  // namespace simtsync::workloads
