@@ -24,7 +24,10 @@ for cu in "$root"/workloads/*/*.cu; do
   cp "$dir"/*.cu "$stage/$name/"
   cp "$dir"/*.cuh "$dir"/*.h "$stage/$name/" 2>/dev/null || true
   (cd "$stage/$name" && "$NVCC" -ptx -arch=sm_75 -O3 -lineinfo -I../include "$base.cu" -o "$out" 2> >(grep -v "deprecated" >&2))
+  # CUDA's own headers are named by the path nvcc was started from (/usr/local/cuda/bin/../,
+  # /usr/local/cuda-13.0/bin/../, ...): name them relative to the toolkit instead.
   sed -i "s|\"$stage/$name/$base.cu\"|\"$base.cu\"|; s|\"$stage/include/|\"include/|" "$out"
+  sed -i -E 's|^(\s*\.file\s+[0-9]+ )"[^"]*/targets/[^/"]+/include/|\1"cuda/include/|' "$out"
   if [ -n "$check_dir" ] && ! cmp -s "$out" "$dir/$base.ptx"; then
     echo "STALE: workloads/$name/$base.ptx differs from fresh nvcc output ($out)"
     status=1
