@@ -1,6 +1,5 @@
 // Every key the GPU model reads. Defaults describe the GTX480 as GPGPU-Sim 3.x models it (the
-// baseline of seeds 000 and 002); each default names its source. Keys of the memory hierarchy
-// beyond the stand-in `mem.simple` model arrive with issue 4.
+// baseline of seeds 000 and 002); each default names its source.
 #include <limits>
 
 #include "config/schema.h"
@@ -154,8 +153,14 @@ void add_memory(Schema& s) {
                "GPGPU-Sim SM2_GTX480 -gpgpu_shmem_num_banks 32")
       .add_int("sm.shared.bank_bytes", 4, 1, 64, "Width of one shared-memory bank",
                "Fermi whitepaper (32 banks x 4 bytes)")
-      .add_choice("mem.model", "simple", {"simple"},
-                  "Global-memory model (the detailed hierarchy arrives with issue 4)", "issue 3")
+      .add_int("sm.shared.lock_bits", 1024, 1, 1 << 20,
+               "Lock bits of the shared-memory lock unit behind shared atomics (words alias one "
+               "bit modulo this count)",
+               "seed 001 sec. 3.2 (1024 lock bits on Fermi)")
+      .add_choice("mem.model", "hierarchy", {"hierarchy", "simple"},
+                  "Global-memory model: the cycle-level hierarchy (coalescer, L1, interconnect, L2 "
+                  "slices with atomic units, DRAM) or the fixed-latency stand-in",
+                  "issue 4")
       .add_int("mem.simple.latency", 400, 1, 1000000,
                "Global load round trip in core cycles (simple model)",
                "estimate: GPGPU-Sim GTX480 L1 35 + L2 ROP 120 + DRAM 100 + interconnect")
@@ -175,6 +180,109 @@ void add_memory(Schema& s) {
       .add_int("mem.simple.queue_depth", 32, 1, 1 << 20,
                "Requests in flight per SM before the memory port refuses more",
                "GPGPU-Sim SM2_GTX480 L1 MSHRs (-gpgpu_cache:dl1 ...,S:64:8 -> estimate 32)");
+}
+
+constexpr const char* kGtx480Cfg = "GPGPU-Sim 3.x SM2_GTX480/gpgpusim.config";
+
+void add_hierarchy(Schema& s) {
+  s.add_int("mem.requests_per_sm", 32, 1, 1 << 20,
+            "Warp memory instructions in flight per SM before the port refuses more",
+            "estimate (as many as L1 MSHRs)")
+      .add_bool("mem.l1.enabled", true, "L1 data cache present (false: every access goes to L2)",
+                "issue 4")
+      .add_int("mem.l1.size_bytes", 16384, 128, 1 << 26, "L1 data cache capacity per SM",
+               std::string(kGtx480Cfg) + " -gpgpu_cache:dl1 32:128:4 (16 KB)")
+      .add_int("mem.l1.assoc", 4, 1, 1024, "L1 data cache ways (associativity)", std::string(kGtx480Cfg) + " dl1 32:128:4")
+      .add_int("mem.l1.line_bytes", 128, 32, 4096, "L1 line (and coalescing) size",
+               "CUDA C Programming Guide, compute capability 2.x: 128-byte L1 lines")
+      .add_int("mem.l1.sector_bytes", 32, 4, 4096, "Sector (transfer granularity) of every cache",
+               "CUDA C Programming Guide, compute capability 2.x: 32-byte L2 segments")
+      .add_int("mem.l1.latency", 20, 1, 100000, "L1 hit latency, core cycles",
+               "estimate (GPGPU-Sim 3.x has no separate L1 latency; see docs/memory-calibration.md)")
+      .add_int("mem.l1.mshrs", 32, 1, 1 << 16, "L1 MSHR entries",
+               std::string(kGtx480Cfg) + " dl1 ...,A:32:8")
+      .add_int("mem.l1.mshr_merge", 8, 1, 1 << 16, "Requests one L1 MSHR entry can hold",
+               std::string(kGtx480Cfg) + " dl1 ...,A:32:8")
+      .add_int("mem.l1.miss_queue", 8, 1, 1 << 16, "L1 misses waiting for the interconnect",
+               std::string(kGtx480Cfg) + " dl1 ...,8 (miss queue)")
+      .add_bool("mem.l1.fill_whole_line", true, "An L1 miss fetches the whole 128-byte line",
+                "Fermi L1 caches 128-byte lines (CUDA C Programming Guide, cc 2.x)")
+      .add_int("mem.const_cache.size_bytes", 8192, 128, 1 << 26, "Constant cache per SM",
+               "seed 004 Table 6.1 (8KB); GPGPU-Sim SM2_GTX480 -gpgpu_const_cache:l1 64:64:2")
+      .add_int("mem.const_cache.latency", 8, 1, 100000,
+               "Constant-cache hit latency (kernel parameters always hit)", "estimate")
+      .add_int("mem.icnt.latency", 8, 1, 100000,
+               "Crossbar latency from the last flit leaving an input to arrival, icnt cycles",
+               "estimate (GPGPU-Sim SM2_GTX480 booksim crossbar, a few router stages)")
+      .add_int("mem.icnt.flit_bytes", 32, 4, 4096, "Flit size of the crossbar, bytes",
+               "GPGPU-Sim SM2_GTX480 config_fermi_islip.icnt flit_size = 32")
+      .add_int("mem.icnt.flits_per_cycle", 1, 1, 64, "Flits one port moves per icnt cycle",
+               "GPGPU-Sim booksim (one flit per channel per cycle)")
+      .add_int("mem.icnt.input_buffer", 8, 1, 1 << 16, "Packets an injection port buffers",
+               "estimate (GPGPU-Sim booksim input_buffer_size 256 flits / 32 B per flit)")
+      .add_int("mem.icnt.output_buffer", 8, 1, 1 << 16, "Packets an ejection port buffers",
+               "estimate")
+      .add_int("mem.icnt.header_bytes", 8, 1, 4096,
+               "Address and control bytes of every packet", "GPGPU-Sim 3.x (8-byte read request)")
+      .add_int("mem.partitions", 6, 1, 1024, "Memory partitions (channels), each with an L2 slice",
+               std::string(kGtx480Cfg) + " -gpgpu_n_mem 6 (384-bit bus = 6 x 64 bit)")
+      .add_int("mem.partition_interleave", 256, 32, 1 << 20,
+               "Bytes mapped to one partition before the next", "estimate (GPGPU-Sim chunked "
+               "address mapping)")
+      .add_int("mem.l2.size_bytes", 131072, 128, 1 << 30, "L2 slice capacity per partition",
+               "NVIDIA GF100 whitepaper: 768 KB L2 / 6 partitions")
+      .add_int("mem.l2.assoc", 8, 1, 1024, "L2 slice ways (associativity)",
+               std::string(kGtx480Cfg) + " -gpgpu_cache:dl2 64:128:8")
+      .add_int("mem.l2.line_bytes", 128, 32, 4096, "L2 line size (must equal the L1 line)",
+               std::string(kGtx480Cfg) + " dl2 64:128:8")
+      .add_int("mem.l2.latency", 120, 1, 100000, "L2 access-to-reply latency, L2 cycles",
+               std::string(kGtx480Cfg) + " -gpgpu_l2_rop_latency 120")
+      .add_int("mem.l2.mshrs", 32, 1, 1 << 16, "L2 MSHR entries per slice",
+               std::string(kGtx480Cfg) + " dl2 ...,A:32:4")
+      .add_int("mem.l2.mshr_merge", 4, 1, 1 << 16, "Requests one L2 MSHR entry can hold",
+               std::string(kGtx480Cfg) + " dl2 ...,A:32:4")
+      .add_int("mem.l2.input_queue", 8, 1, 1 << 16, "Packets waiting at a slice's input",
+               "estimate (GPGPU-Sim -gpgpu_icnt_to_l2 queue 8)")
+      .add_int("mem.atomic.queue", 16, 1, 1 << 16, "Atomic packets waiting for a slice's unit",
+               "estimate")
+      .add_int("mem.atomic.ops_per_cycle", 1, 1, 64, "Lane operations an atomic unit starts per "
+               "L2 cycle",
+               "NVIDIA Fermi whitepaper (atomics at L2, one per clock per unit); estimate")
+      .add_int("mem.atomic.same_address_interval", 4, 1, 100000,
+               "L2 cycles between two atomic operations on one address (its read-modify-write)",
+               "estimate (see docs/memory-calibration.md, same-address throughput)")
+      .add_int("mem.atomic.latency", 20, 1, 100000, "Atomic unit pipeline, L2 cycles", "estimate")
+      .add_int("mem.dram.banks", 16, 1, 1024, "DRAM banks per channel",
+               std::string(kGtx480Cfg) + " -gpgpu_dram_timing_opt nbk=16")
+      .add_int("mem.dram.row_bytes", 2048, 64, 1 << 24, "Bytes of one row of one bank", "estimate")
+      .add_int("mem.dram.t_cl", 12, 1, 1000, "CAS latency, DRAM cycles", "GPGPU-Sim SM2_GTX480 CL=12")
+      .add_int("mem.dram.t_wl", 4, 1, 1000, "DRAM write latency (column to data), DRAM cycles", "GPGPU-Sim SM2_GTX480 WL=4")
+      .add_int("mem.dram.t_rcd", 12, 1, 1000, "Activate to column", "GPGPU-Sim SM2_GTX480 RCD=12")
+      .add_int("mem.dram.t_rp", 12, 1, 1000, "DRAM precharge time, DRAM cycles", "GPGPU-Sim SM2_GTX480 RP=12")
+      .add_int("mem.dram.t_ras", 28, 1, 1000, "Activate to precharge", "GPGPU-Sim SM2_GTX480 RAS=28")
+      .add_int("mem.dram.t_rc", 40, 1, 1000, "Activate to activate, same bank",
+               "GPGPU-Sim SM2_GTX480 RC=40")
+      .add_int("mem.dram.t_rrd", 6, 1, 1000, "Activate to activate, different banks",
+               "GPGPU-Sim SM2_GTX480 RRD=6")
+      .add_int("mem.dram.t_ccd", 2, 1, 1000, "Column to column", "GPGPU-Sim SM2_GTX480 CCD=2")
+      .add_int("mem.dram.bus_bytes", 8, 1, 1024, "Bytes per data beat of one channel",
+               "GPGPU-Sim SM2_GTX480 -gpgpu_dram_buswidth 4 x -gpgpu_n_mem_per_ctrlr 2")
+      .add_int("mem.dram.data_rate", 4, 1, 16, "Data beats per DRAM clock (GDDR5: 4)",
+               "GPGPU-Sim SM2_GTX480 -gpgpu_dram_data_command_freq_ratio 4")
+      .add_int("mem.dram.burst_length", 8, 1, 64, "Beats per burst",
+               "GPGPU-Sim SM2_GTX480 -gpgpu_dram_burst_length 8")
+      .add_int("mem.dram.queue", 16, 1, 1 << 16, "Requests the DRAM scheduler chooses among",
+               "GPGPU-Sim SM2_GTX480 -gpgpu_frfcfs_dram_sched_queue_size 16")
+      .add_choice("mem.dram.scheduler", "fr_fcfs", {"fr_fcfs", "fcfs"},
+                  "DRAM request scheduling (FR-FCFS: row hits first)",
+                  "GPGPU-Sim SM2_GTX480 -gpgpu_dram_scheduler 1 (FR-FCFS)")
+      .add_float("clock.icnt_mhz", 700, 1, 100000, "Interconnect clock",
+                 "GPGPU-Sim SM2_GTX480 -gpgpu_clock_domains 700:700:700:924")
+      .add_float("clock.l2_mhz", 700, 1, 100000, "L2 and atomic-unit clock",
+                 "GPGPU-Sim SM2_GTX480 -gpgpu_clock_domains 700:700:700:924")
+      .add_float("clock.dram_mhz", 924, 1, 100000,
+                 "DRAM command clock (GDDR5 data rate is 4x: 3696 MT/s, 177.4 GB/s over 384 bits)",
+                 "GPGPU-Sim SM2_GTX480 -gpgpu_clock_domains; NVIDIA GTX480 spec");
 }
 
 void add_misc(Schema& s) {
@@ -209,6 +317,7 @@ Schema build() {
   add_units(s);
   add_latencies(s);
   add_memory(s);
+  add_hierarchy(s);
   add_misc(s);
   return s;
 }

@@ -75,6 +75,15 @@ std::uint8_t* Executor::lane_ptr(Warp& w, unsigned lane, std::uint8_t space, Add
   }
 }
 
+void Executor::perform(Warp& w, MemAccess& acc, LaneMask subset, bool count) {
+  const LaneMask all = acc.mask;
+  acc.mask &= subset;
+  count_ = count;
+  perform(w, acc);
+  count_ = true;
+  acc.mask = all;
+}
+
 void Executor::perform(Warp& w, MemAccess& acc) {
   const ExecInst& in = *acc.inst;
   const ptx::InstAttrs& a = in.a;
@@ -137,13 +146,13 @@ void Executor::perform(Warp& w, MemAccess& acc) {
 
   bool changed = false;
   const Space sp0 = static_cast<Space>(acc.space[first_lane(acc.mask)]);
-  if (sp0 == Space::kShared) ++stats_.shared_accesses;
-  if (sp0 == Space::kLocal) ++stats_.local_accesses;
+  if (count_ && sp0 == Space::kShared) ++stats_.shared_accesses;
+  if (count_ && sp0 == Space::kLocal) ++stats_.local_accesses;
 
   switch (in.op) {
     case Opcode::kLd:
     case Opcode::kLdu: {
-      ++stats_.loads;
+      if (count_) ++stats_.loads;
       for (int li : lanes(acc.mask)) {
         const unsigned l = static_cast<unsigned>(li);
         for (unsigned k = 0; k < acc.vec; ++k) {
@@ -155,7 +164,7 @@ void Executor::perform(Warp& w, MemAccess& acc) {
       break;
     }
     case Opcode::kSt: {
-      ++stats_.stores;
+      if (count_) ++stats_.stores;
       for (int li : lanes(acc.mask)) {
         const unsigned l = static_cast<unsigned>(li);
         for (unsigned k = 0; k < acc.vec; ++k)
@@ -165,7 +174,7 @@ void Executor::perform(Warp& w, MemAccess& acc) {
     }
     case Opcode::kAtom:
     case Opcode::kRed: {
-      ++stats_.atomics;
+      if (count_) ++stats_.atomics;
       const Mod op = a.op.value_or(Mod::kAddOp);
       const bool is_float = ptx::dtype_is_float(a.type);
       // Lanes are serialized in lane order, as an atomic unit processes them.

@@ -35,11 +35,11 @@ std::uint64_t Executor::special(const Warp& w, const Src& s, unsigned lane) cons
     case ptx::SpecialReg::kLanemaskLt: return (std::uint64_t{1} << lane) - 1;
     case ptx::SpecialReg::kLanemaskGe: return ~((std::uint64_t{1} << lane) - 1) & 0xffffffffu;
     case ptx::SpecialReg::kLanemaskGt: return ~((std::uint64_t{2} << lane) - 1) & 0xffffffffu;
-    case ptx::SpecialReg::kClock: return steps_ & 0xffffffffu;
-    case ptx::SpecialReg::kClockHi: return steps_ >> 32;
+    case ptx::SpecialReg::kClock: return clock() & 0xffffffffu;
+    case ptx::SpecialReg::kClockHi: return clock() >> 32;
     case ptx::SpecialReg::kClock64:
-    case ptx::SpecialReg::kGlobaltimer: return steps_;
-    case ptx::SpecialReg::kGlobaltimerLo: return steps_ & 0xffffffffu;
+    case ptx::SpecialReg::kGlobaltimer: return clock();
+    case ptx::SpecialReg::kGlobaltimerLo: return clock() & 0xffffffffu;
     case ptx::SpecialReg::kGlobaltimerHi: return steps_ >> 32;
     case ptx::SpecialReg::kDynamicSmemSize: return launch_.dynamic_shared;
     case ptx::SpecialReg::kTotalSmemSize: return c.shared.size();

@@ -59,12 +59,20 @@ class Executor {
   // Memory two-step interface (see file comment).
   void generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& acc);
   void perform(Warp& w, MemAccess& acc);
+  // Performs only the lanes in `subset` (a memory hierarchy performs a warp's access one
+  // transaction, or one atomic lane, at a time); `count` is false for every part but the first
+  // so per-instruction counters count the instruction once.
+  void perform(Warp& w, MemAccess& acc, LaneMask subset, bool count);
+  // In the timing model %clock/%clock64 read the core cycle of this counter (nullptr: the
+  // functional step count).
+  void set_clock(const Cycle* cycle) { clock_ = cycle; }
 
   ExecStats& stats() { return stats_; }
   // Bumped whenever the machine makes visible progress: memory changes value, a warp
   // finishes, a barrier releases. The watchdog watches it.
   std::uint64_t progress() const { return progress_; }
   std::uint64_t steps() const { return steps_; }
+  std::uint64_t clock() const { return clock_ ? *clock_ : steps_; }
   const Program& program() const { return prog_; }
   const LaunchInfo& launch() const { return launch_; }
 
@@ -104,6 +112,8 @@ class Executor {
   ExecStats stats_;
   std::uint64_t progress_ = 0;
   std::uint64_t steps_ = 0;
+  bool count_ = true;          // perform(): count the instruction in stats_
+  const Cycle* clock_ = nullptr;
   MemAccess scratch_;
 };
 

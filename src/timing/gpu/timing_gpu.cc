@@ -67,6 +67,75 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.ii[static_cast<int>(OpClass::kMem)] = 1;
   s.shared_latency = u("sm.shared.latency");
   s.shared_banks = u("sm.shared.banks");
+  s.shared_lock_bits = u("sm.shared.lock_bits");
+  s.const_latency = u("mem.const_cache.latency");
+  p.hierarchy = c.get_string("mem.model") == "hierarchy";
+  mem::HierarchyParams& h = p.hier;
+  h.num_sms = p.num_sms;
+  h.request_slots = u("mem.requests_per_sm");
+  h.l1.enabled = c.get_bool("mem.l1.enabled");
+  h.l1.geo = {u("mem.l1.size_bytes"), u("mem.l1.assoc"), u("mem.l1.line_bytes"),
+              u("mem.l1.sector_bytes")};
+  h.l1.latency = u("mem.l1.latency");
+  h.l1.mshrs = u("mem.l1.mshrs");
+  h.l1.mshr_merge = u("mem.l1.mshr_merge");
+  h.l1.miss_queue = u("mem.l1.miss_queue");
+  h.l1.fill_whole_line = c.get_bool("mem.l1.fill_whole_line");
+  h.l1.const_bytes = u("mem.const_cache.size_bytes");
+  h.l1.const_latency = u("mem.const_cache.latency");
+  h.icnt.latency = u("mem.icnt.latency");
+  h.icnt.flit_bytes = u("mem.icnt.flit_bytes");
+  h.icnt.flits_per_cycle = u("mem.icnt.flits_per_cycle");
+  h.icnt.input_buffer = u("mem.icnt.input_buffer");
+  h.icnt.output_buffer = u("mem.icnt.output_buffer");
+  h.icnt.header_bytes = u("mem.icnt.header_bytes");
+  h.map.partitions = u("mem.partitions");
+  h.map.interleave = u("mem.partition_interleave");
+  h.l2.geo = {u("mem.l2.size_bytes"), u("mem.l2.assoc"), u("mem.l2.line_bytes"),
+              u("mem.l1.sector_bytes")};
+  h.l2.latency = u("mem.l2.latency");
+  h.l2.mshrs = u("mem.l2.mshrs");
+  h.l2.mshr_merge = u("mem.l2.mshr_merge");
+  h.l2.input_queue = u("mem.l2.input_queue");
+  h.atomic.queue = u("mem.atomic.queue");
+  h.atomic.ops_per_cycle = u("mem.atomic.ops_per_cycle");
+  h.atomic.same_address_interval = u("mem.atomic.same_address_interval");
+  h.atomic.latency = u("mem.atomic.latency");
+  mem::DramParams& d = h.dram;
+  d.banks = u("mem.dram.banks");
+  d.row_bytes = u("mem.dram.row_bytes");
+  d.tCL = u("mem.dram.t_cl");
+  d.tWL = u("mem.dram.t_wl");
+  d.tRCD = u("mem.dram.t_rcd");
+  d.tRP = u("mem.dram.t_rp");
+  d.tRAS = u("mem.dram.t_ras");
+  d.tRC = u("mem.dram.t_rc");
+  d.tRRD = u("mem.dram.t_rrd");
+  d.tCCD = u("mem.dram.t_ccd");
+  d.bus_bytes = u("mem.dram.bus_bytes");
+  d.data_rate = u("mem.dram.data_rate");
+  d.burst_length = u("mem.dram.burst_length");
+  d.queue = u("mem.dram.queue");
+  d.fr_fcfs = c.get_string("mem.dram.scheduler") == "fr_fcfs";
+  h.clock.core_mhz = p.core_clock_mhz;
+  h.clock.icnt_mhz = c.get_float("clock.icnt_mhz");
+  h.clock.l2_mhz = c.get_float("clock.l2_mhz");
+  h.clock.dram_mhz = c.get_float("clock.dram_mhz");
+  // Consistency between keys that the schema checks one at a time.
+  auto pow2 = [](unsigned x) { return x && (x & (x - 1)) == 0; };
+  if (h.l2.geo.line != h.l1.geo.line)
+    throw usage_error(fmt::format("key 'mem.l2.line_bytes': {} must equal mem.l1.line_bytes ({})",
+                                  h.l2.geo.line, h.l1.geo.line));
+  if (!pow2(h.l1.geo.line) || !pow2(h.l1.geo.sector) || h.l1.geo.sector > h.l1.geo.line ||
+      h.l1.geo.line / h.l1.geo.sector > 32)
+    throw usage_error(fmt::format(
+        "keys 'mem.l1.line_bytes' ({}) and 'mem.l1.sector_bytes' ({}): both must be powers of two "
+        "with at most 32 sectors per line",
+        h.l1.geo.line, h.l1.geo.sector));
+  if (h.map.interleave % h.l1.geo.line != 0)
+    throw usage_error(fmt::format("key 'mem.partition_interleave': {} must be a multiple of the "
+                                  "line size ({})",
+                                  h.map.interleave, h.l1.geo.line));
   p.mem.latency = u("mem.simple.latency");
   p.mem.atomic_latency = u("mem.simple.atomic_latency");
   p.mem.atomic_occupancy = u("mem.simple.atomic_occupancy");
@@ -132,10 +201,22 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
 
   // Memory side and SMs.
   std::vector<std::unique_ptr<sm::Sm>> sms;
-  mem::SimpleMemory memory(p_.mem, static_cast<int>(p_.num_sms), [&](const mem::MemRequest& r) {
-    ex.perform(*sms[static_cast<size_t>(r.sm)]->slots()[static_cast<size_t>(r.warp_slot)].warp,
-               *r.access);
-  });
+  auto warp_of = [&](const mem::MemRequest& r) -> func::Warp& {
+    return *sms[static_cast<size_t>(r.sm)]->slots()[static_cast<size_t>(r.warp_slot)].warp;
+  };
+  std::unique_ptr<mem::SimpleMemory> simple;
+  std::unique_ptr<mem::MemoryHierarchy> hier;
+  if (p_.hierarchy) {
+    hier = std::make_unique<mem::MemoryHierarchy>(
+        p_.hier, [&](const mem::MemRequest& r, std::uint64_t lanes, bool first) {
+          ex.perform(warp_of(r), *r.access, lanes, first);
+        });
+  } else {
+    simple = std::make_unique<mem::SimpleMemory>(
+        p_.mem, static_cast<int>(p_.num_sms),
+        [&](const mem::MemRequest& r) { ex.perform(warp_of(r), *r.access); });
+  }
+  mem::IMemPort& memory = hier ? static_cast<mem::IMemPort&>(*hier) : *simple;
   bool stop = false;
   for (unsigned i = 0; i < p_.num_sms; ++i) {
     sms.push_back(std::make_unique<sm::Sm>(static_cast<int>(i), p_.sm, ex, memory));
@@ -194,6 +275,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
 
   func::LaunchResult result;
   Cycle now = 0, last_completion = 0;
+  ex.set_clock(&now);  // %clock64 reads the core cycle
   std::vector<Cycle> wake(sms.size(), 0);
   std::vector<Cycle> last_tick(sms.size(), 0);
   // A progress line on stderr for long runs, only when it is a terminal.
@@ -309,14 +391,36 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
     totals_.icache[i].hits += ic.hits;
     totals_.icache[i].misses += ic.misses;
   }
-  const auto& ms = memory.stats();
-  totals_.mem.loads += ms.loads;
-  totals_.mem.stores += ms.stores;
-  totals_.mem.atomics += ms.atomics;
-  totals_.mem.transactions += ms.transactions;
-  totals_.mem.atomic_lane_ops += ms.atomic_lane_ops;
-  totals_.mem.atomic_wait_cycles += ms.atomic_wait_cycles;
-  totals_.mem.refused += ms.refused;
+  for (const auto& s : sms) {
+    const mem::SharedStats& sh = s->shared_stats();
+    totals_.shared.accesses += sh.accesses;
+    totals_.shared.atomics += sh.atomics;
+    totals_.shared.conflict_cycles += sh.conflict_cycles;
+    totals_.shared.lock_attempts += sh.lock_attempts;
+    totals_.shared.lock_retries += sh.lock_retries;
+  }
+  ex.set_clock(nullptr);
+  if (simple) {
+    const auto& ms = simple->stats();
+    totals_.mem.loads += ms.loads;
+    totals_.mem.stores += ms.stores;
+    totals_.mem.atomics += ms.atomics;
+    totals_.mem.transactions += ms.transactions;
+    totals_.mem.atomic_lane_ops += ms.atomic_lane_ops;
+    totals_.mem.atomic_wait_cycles += ms.atomic_wait_cycles;
+    totals_.mem.refused += ms.refused;
+    return result;
+  }
+  const mem::HierarchyStats hs = hier->stats();
+  totals_.mem.loads += hs.requests[0];
+  totals_.mem.stores += hs.requests[1];
+  totals_.mem.atomics += hs.requests[2];
+  totals_.mem.transactions += hs.packets;
+  totals_.mem.atomic_lane_ops += hs.atomic_lane_ops;
+  totals_.mem.atomic_wait_cycles += hs.atomic.queue_wait_cycles;
+  totals_.mem.refused += hs.refused;
+  totals_.has_hierarchy = true;
+  mem::accumulate(totals_.hier, hs);
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include "func/launch_backend.h"
 #include "func/watchdog.h"
 #include "timing/gpu/kernel_resources.h"
+#include "timing/mem/memory_hierarchy.h"
 #include "timing/mem/simple_memory.h"
 #include "timing/sm/sm.h"
 
@@ -27,6 +28,8 @@ struct GpuParams {
   unsigned registers_per_thread = 0;  // 0: from ptxas -v
   sm::SmParams sm;
   mem::SimpleMemoryParams mem;
+  bool hierarchy = true;              // mem.model: hierarchy (else the simple stand-in)
+  mem::HierarchyParams hier;
   Cycle max_cycles = 0;               // 0: no limit
   Cycle no_completion_window = 5'000'000;
   func::WatchdogOptions watchdog;
@@ -53,7 +56,10 @@ struct TimingTotals {
   std::uint64_t ctas = 0;
   std::vector<sm::SmStats> sm;          // per SM, summed over launches
   std::vector<sm::ICacheStats> icache;  // per SM
-  mem::SimpleMemoryStats mem;
+  mem::SimpleMemoryStats mem;         // summary, either model
+  bool has_hierarchy = false;
+  mem::HierarchyStats hier;            // per level, summed over launches (hierarchy model)
+  mem::SharedStats shared;             // shared-memory units, all SMs
   KernelResources last_resources;
   unsigned last_occupancy_ctas = 0;     // CTAs per SM of the last launch
 };

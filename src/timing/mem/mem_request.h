@@ -14,16 +14,21 @@ struct MemAccess;
 namespace simtsync::mem {
 
 enum class ReqKind : std::uint8_t { kLoad, kStore, kAtomic };
+// Which path a request takes: global (L1, or L2 when it bypasses L1), thread-private local
+// memory (through L1), or the constant cache.
+enum class ReqSpace : std::uint8_t { kGlobal, kLocal, kConst };
 
 struct MemRequest {
   ReqKind kind = ReqKind::kLoad;
   int sm = 0;
-  int warp_slot = 0;          // within the SM
+  int warp_slot = 0;  // within the SM
   func::MemAccess* access = nullptr;
-  unsigned transactions = 1;  // 32-byte sectors touched (after coalescing)
+  unsigned transactions = 1;      // 32-byte sectors touched (after coalescing)
   unsigned same_address_ops = 1;  // atomics: lane operations serialized at one address
-  Addr first_address = 0;     // atomics: the address that orders them
+  Addr first_address = 0;         // atomics: the address that orders them
   Cycle issued = 0;
+  ReqSpace space = ReqSpace::kGlobal;
+  bool bypass_l1 = false;  // .volatile, .cg, .cv, or acquire/relaxed at gpu/sys scope
 };
 
 // The memory side seen from an SM. Contract: try_send() may refuse (bounded queue; retry next
@@ -37,6 +42,12 @@ class IMemPort {
   virtual bool pop_response(int sm, Cycle now, MemRequest& out) = 0;
   virtual void tick(Cycle now) = 0;
   virtual bool busy() const = 0;  // requests in flight
+  // After try_send refused `sm`: true when only a response can make room (the SM may sleep
+  // until one arrives), false when the port merely needs a few cycles.
+  virtual bool refusal_waits_for_response(int sm) const {
+    (void)sm;
+    return true;
+  }
   // Earliest cycle at which something will happen (for skipping idle cycles); kNever if none.
   virtual Cycle next_event() const = 0;
 };

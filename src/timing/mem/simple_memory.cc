@@ -1,6 +1,9 @@
 #include "timing/mem/simple_memory.h"
 
 #include <algorithm>
+#include <map>
+
+#include "func/executor.h"
 
 namespace simtsync::mem {
 
@@ -17,12 +20,42 @@ bool SimpleMemory::busy() const {
   return false;
 }
 
-bool SimpleMemory::try_send(const MemRequest& r, Cycle now) {
-  unsigned& inflight = in_flight_[static_cast<size_t>(r.sm)];
+void SimpleMemory::summarize(MemRequest& r) {
+  // Coalescing: distinct 32-byte sectors; local addresses are per thread, so lanes never share.
+  const func::MemAccess& acc = *r.access;
+  std::vector<Addr>& sectors = scratch_;
+  sectors.clear();
+  for (int l : func::lanes(acc.mask)) {
+    const Addr base = r.space == ReqSpace::kLocal ? (Addr{static_cast<unsigned>(l)} << 40) : 0;
+    const Addr a = base + acc.addr[l];
+    for (Addr s = a / 32; s <= (a + acc.bytes * acc.vec - 1) / 32; ++s) sectors.push_back(s);
+  }
+  std::sort(sectors.begin(), sectors.end());
+  r.transactions =
+      static_cast<unsigned>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+  if (r.kind == ReqKind::kAtomic) {
+    // The address most lanes hit decides the serialization (one lock word, typically).
+    std::map<Addr, unsigned> count;
+    unsigned best = 0;
+    for (int l : func::lanes(acc.mask)) {
+      const unsigned c = ++count[acc.addr[l]];
+      if (c > best) {
+        best = c;
+        r.first_address = acc.addr[l];
+      }
+    }
+    r.same_address_ops = best;
+  }
+}
+
+bool SimpleMemory::try_send(const MemRequest& req, Cycle now) {
+  unsigned& inflight = in_flight_[static_cast<size_t>(req.sm)];
   if (inflight >= p_.queue_depth) {
     ++stats_.refused;
     return false;
   }
+  MemRequest r = req;
+  if (r.access) summarize(r);
   ++inflight;
   // Bandwidth: the request's sectors leave the SM one after another at the shared rate.
   const double bytes = static_cast<double>(r.transactions) * p_.line_bytes;

@@ -15,12 +15,12 @@
 namespace simtsync::mem {
 
 struct SimpleMemoryParams {
-  unsigned latency = 400;          // round trip of a global load, core cycles
-  unsigned atomic_latency = 400;   // round trip of an atomic (executed at L2)
-  unsigned atomic_occupancy = 4;   // atomic-unit cycles per operation at one address
-  double bytes_per_cycle = 64;     // shared bandwidth, bytes per core cycle
-  unsigned queue_depth = 32;       // requests in flight per SM before try_send refuses
-  unsigned line_bytes = 128;       // coalescing granularity
+  unsigned latency = 400;         // round trip of a global load, core cycles
+  unsigned atomic_latency = 400;  // round trip of an atomic (executed at L2)
+  unsigned atomic_occupancy = 4;  // atomic-unit cycles per operation at one address
+  double bytes_per_cycle = 64;    // shared bandwidth, bytes per core cycle
+  unsigned queue_depth = 32;      // requests in flight per SM before try_send refuses
+  unsigned line_bytes = 128;      // coalescing granularity
 };
 
 struct SimpleMemoryStats {
@@ -42,6 +42,8 @@ class SimpleMemory final : public IMemPort {
   bool busy() const override;
   Cycle next_event() const override;
   const SimpleMemoryStats& stats() const { return stats_; }
+  // Fills the request's transaction count and atomic serialization (its coalescing summary).
+  void summarize(MemRequest& r);
 
  private:
   struct Pending {
@@ -68,6 +70,7 @@ class SimpleMemory final : public IMemPort {
   std::uint64_t seq_ = 0;
   std::vector<unsigned> in_flight_;  // per SM
   SimpleMemoryStats stats_;
+  std::vector<Addr> scratch_;
 };
 
 }  // namespace simtsync::mem

@@ -9,7 +9,8 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
       p_(p),
       ex_(ex),
       port_(port),
-      icache_(p.icache_bytes, p.icache_line, p.icache_assoc) {
+      icache_(p.icache_bytes, p.icache_line, p.icache_assoc),
+      shared_(mem::SharedMemParams{p.shared_banks, 4, p.shared_latency, p.shared_lock_bits}) {
   slots_.resize(p_.max_warps);
   ctas_.resize(p_.max_ctas);
   const unsigned ns = std::max(1u, p_.num_schedulers);
@@ -179,7 +180,7 @@ Cycle Sm::next_event(Cycle now) const {
   if (!wb_.empty()) t = std::min(t, wb_.top().at);
   for (const auto& sp : shared_pending_) t = std::min(t, sp.at);
   if (!ldst_queue_.empty() && !ldst_refused_) return now + 1;
-  if (shared_busy_ > now) t = std::min(t, shared_busy_);
+  if (shared_.busy_until() > now) t = std::min(t, shared_.busy_until());
   for (const auto& ws : slots_) {
     if (!ws.warp || ws.done) continue;
     if (ws.fetch_ready > now) t = std::min(t, ws.fetch_ready);

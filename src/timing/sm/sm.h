@@ -17,6 +17,7 @@
 
 #include "func/executor.h"
 #include "timing/mem/mem_request.h"
+#include "timing/mem/shared_memory.h"
 #include "timing/sched/i_fetch_policy.h"
 #include "timing/sched/i_warp_scheduler.h"
 #include "timing/sm/icache.h"
@@ -77,6 +78,7 @@ class Sm {
   Cycle next_event(Cycle now) const;
   const SmStats& stats() const { return stats_; }
   const ICacheStats& icache_stats() const { return icache_.stats(); }
+  const mem::SharedStats& shared_stats() const { return shared_.stats(); }
   const std::vector<WarpSlot>& slots() const { return slots_; }
 
   // Memory responses come back through here (called by the GPU).
@@ -147,7 +149,7 @@ class Sm {
   std::vector<int> fetch_order_;
   SmStats stats_;
   std::function<void(func::Warp&, Pc)> on_step_;
-  Cycle shared_busy_ = 0;
+  mem::SharedMemoryUnit shared_;
   bool woken_ = false;
   bool ldst_refused_ = false;     // the memory port refused the queue head: wait for a response
   std::uint64_t ldst_blocked_ = 0;  // slots waiting for room in the LD/ST queue
@@ -158,7 +160,6 @@ class Sm {
   std::vector<std::uint8_t> view_any_warp_, view_any_live_;
   std::vector<std::vector<int>> orders_;  // per scheduler (policies may keep them between cycles)
   std::vector<StallKind> last_stall_;
-  std::vector<Addr> sector_scratch_;
   bool long_latency_issued_ = false;
   // Scratch for scheduler calls.
   std::vector<sched::SchedWarp> view_;

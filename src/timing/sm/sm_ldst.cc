@@ -1,30 +1,24 @@
 // LD/ST unit: memory instructions wait here in issue order. Shared-memory accesses are served
-// by the SM's banks (a request occupies them one cycle per way of bank conflict) and take
-// effect when served; kernel parameters and constants come from the constant cache; global and
-// local accesses are coalesced into 32-byte sectors and sent through the memory port, which may
-// refuse (back-pressure) and decides when they take effect.
+// by the SM's shared-memory unit (banks, lock unit) and take effect when it accepts them;
+// kernel parameters come from the constant bank at constant-cache latency; global, local and
+// constant accesses go through the memory port (coalescer, caches, interconnect, partitions),
+// which may refuse (back-pressure) and decides when they take effect.
 #include <algorithm>
 #include <bit>
-#include <map>
 
 #include "timing/sm/sm.h"
 
 namespace simtsync::sm {
 namespace {
 
-// Ways of bank conflict: the largest number of distinct 4-byte words one bank must deliver.
-unsigned bank_conflicts(const func::MemAccess& acc, unsigned banks) {
-  unsigned worst = 1;
-  std::map<unsigned, std::vector<Addr>> per_bank;
-  for (int l : func::lanes(acc.mask)) {
-    for (unsigned k = 0; k < acc.vec; ++k) {
-      const Addr word = (acc.addr[l] + k * acc.bytes) / 4;
-      auto& v = per_bank[static_cast<unsigned>(word % banks)];
-      if (std::find(v.begin(), v.end(), word) == v.end()) v.push_back(word);
-      worst = std::max(worst, static_cast<unsigned>(v.size()));
-    }
-  }
-  return worst;
+// Accesses that must see the point of coherence skip L1: .volatile, .cg/.cv, and acquire or
+// relaxed accesses at gpu or system scope.
+bool bypasses_l1(const func::ExecInst& in) {
+  if (in.a.volatile_) return true;
+  if (in.ir)
+    for (ptx::Mod m : in.ir->mods)
+      if (m == ptx::Mod::kCg || m == ptx::Mod::kCv) return true;
+  return in.a.sem.has_value() && in.a.scope.has_value() && *in.a.scope != ptx::Mod::kCta;
 }
 
 }  // namespace
@@ -52,59 +46,40 @@ void Sm::ldst(Cycle now) {
   func::Warp& w = *slots_[static_cast<size_t>(e.slot)].warp;
   const func::ExecInst& in = *acc.inst;
   const auto space = static_cast<ptx::Space>(acc.space[func::first_lane(acc.mask)]);
+  const bool atomic = in.op == ptx::Opcode::kAtom || in.op == ptx::Opcode::kRed;
   if (space == ptx::Space::kShared) {
-    if (shared_busy_ > now) return;
-    const unsigned ways = bank_conflicts(acc, std::max(1u, p_.shared_banks));
-    // Shared atomics: a read-lock, modify, write-unlock sequence per conflicting lane.
-    const bool atomic = in.op == ptx::Opcode::kAtom || in.op == ptx::Opcode::kRed;
-    const unsigned occupancy = atomic ? 3 * ways : ways;
-    stats_.shared_conflict_cycles += occupancy - 1;
-    ex_.perform(w, acc);
-    shared_busy_ = now + occupancy;
-    shared_pending_.push_back({now + p_.shared_latency + occupancy - 1, e.slot, e.access});
+    if (!shared_.can_accept(now)) return;
+    const Cycle before = shared_.stats().conflict_cycles;
+    ex_.perform(w, acc);  // the shared-memory unit is the serialization point
+    const Cycle done = shared_.accept(acc, atomic, now);
+    stats_.shared_conflict_cycles += shared_.stats().conflict_cycles - before;
+    shared_pending_.push_back({done, e.slot, e.access});
     pop_ldst();
     return;
   }
-  if (in.a.space == ptx::Space::kParam || in.a.space == ptx::Space::kConst) {
-    ex_.perform(w, acc);  // constant cache hit
-    shared_pending_.push_back({now + p_.shared_latency, e.slot, e.access});
+  if (in.a.space == ptx::Space::kParam) {
+    ex_.perform(w, acc);  // kernel parameters: the constant bank, always resident
+    shared_pending_.push_back({now + p_.const_latency, e.slot, e.access});
     pop_ldst();
     return;
   }
   mem::MemRequest r;
-  r.kind = (in.op == ptx::Opcode::kAtom || in.op == ptx::Opcode::kRed) ? mem::ReqKind::kAtomic
-           : in.op == ptx::Opcode::kSt                                 ? mem::ReqKind::kStore
-                                                                       : mem::ReqKind::kLoad;
+  r.kind = atomic                      ? mem::ReqKind::kAtomic
+           : in.op == ptx::Opcode::kSt ? mem::ReqKind::kStore
+                                       : mem::ReqKind::kLoad;
   r.sm = id_;
   r.warp_slot = e.slot;
   r.access = e.access;
   r.issued = now;
-  // Coalescing: distinct 32-byte sectors; local addresses are per thread, so lanes never share.
-  std::vector<Addr>& sectors = sector_scratch_;
-  sectors.clear();
-  for (int l : func::lanes(acc.mask)) {
-    const Addr base = space == ptx::Space::kLocal ? (Addr{static_cast<unsigned>(l)} << 40) : 0;
-    const Addr a = base + acc.addr[l];
-    for (Addr s = a / 32; s <= (a + acc.bytes * acc.vec - 1) / 32; ++s) sectors.push_back(s);
-  }
-  std::sort(sectors.begin(), sectors.end());
-  r.transactions = static_cast<unsigned>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
-  if (r.kind == mem::ReqKind::kAtomic) {
-    // The address most lanes hit decides the serialization (one lock word, typically).
-    std::map<Addr, unsigned> count;
-    unsigned best = 0;
-    for (int l : func::lanes(acc.mask)) {
-      unsigned c = ++count[acc.addr[l]];
-      if (c > best) {
-        best = c;
-        r.first_address = acc.addr[l];
-      }
-    }
-    r.same_address_ops = best;
-  }
+  r.space = in.a.space == ptx::Space::kConst ? mem::ReqSpace::kConst
+            : space == ptx::Space::kLocal    ? mem::ReqSpace::kLocal
+                                             : mem::ReqSpace::kGlobal;
+  r.bypass_l1 = bypasses_l1(in);
   if (!port_.try_send(r, now)) {
     ++stats_.memory_refusals;
-    ldst_refused_ = true;  // retried after the next memory response wakes this SM
+    // Retried after the next memory response wakes this SM, or next cycle when the port
+    // only needs time (its coalescer is still busy with the previous request).
+    ldst_refused_ = port_.refusal_waits_for_response(id_);
     return;
   }
   ldst_refused_ = false;

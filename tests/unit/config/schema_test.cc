@@ -90,7 +90,7 @@ TEST(GpuSchema, DefaultsAreAValidConfig) {
   EXPECT_EQ(c.get_int("gpu.warp_size"), 32);
   EXPECT_EQ(c.get_int("sm.ibuffer_slots"), 2);
   EXPECT_EQ(c.get_int("watchdog.quiet_steps"), 1000000);
-  EXPECT_EQ(c.get_string("mem.model"), "simple");
+  EXPECT_EQ(c.get_string("mem.model"), "hierarchy");
   EXPECT_FALSE(c.get_bool("sm.icache.perfect"));
   EXPECT_EQ(c.origin("gpu.num_sms"), "default");
 }

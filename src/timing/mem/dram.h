@@ -1,0 +1,81 @@
+// One DRAM channel: banks with row buffers (open-page policy), the command timing of
+// tCL/tWL/tRCD/tRP/tRAS/tRC/tRRD/tCCD, a shared data bus moving `bus_bytes` per beat at
+// `data_rate` beats per clock in bursts of `burst_length` beats, and a request queue scheduled
+// FR-FCFS (the oldest row hit whose bank is ready first, else the oldest request whose bank is
+// ready) or FCFS. Times are DRAM clock cycles. When a request is chosen its command sequence
+// (precharge, activate, column) is placed at the earliest times the constraints allow.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "timing/mem/mem_params.h"
+#include "timing/mem/packet.h"
+
+namespace simtsync::mem {
+
+struct DramStats {
+  std::uint64_t reads = 0, writes = 0;
+  std::uint64_t row_hits = 0, row_misses = 0;  // column accesses to an open row / activations
+  std::uint64_t bus_busy_cycles = 0;           // DRAM cycles the data bus moved data
+  std::uint64_t cycles = 0;                    // DRAM cycles this channel existed for
+  std::uint64_t queue_refusals = 0;
+  std::uint64_t latency_sum = 0;  // DRAM cycles from arrival to last beat (reads)
+};
+
+class DramChannel {
+ public:
+  explicit DramChannel(const DramParams& p);
+
+  // Where `local` (the address inside this channel) lives.
+  unsigned bank_of(Addr local) const;
+  std::uint64_t row_of(Addr local) const { return local / (Addr{p_.row_bytes} * p_.banks); }
+
+  bool can_accept() const { return queue_.size() < p_.queue; }
+  // Queues a read (the fill of `p`) or a write-back of `bytes` at channel address `local`.
+  bool push(const Packet& p, Addr local, unsigned bytes, bool write);
+  void tick(std::uint64_t now);  // one DRAM cycle
+  // Reads whose data has fully arrived (by the DRAM clock), in completion order; the L2 takes
+  // them on its own clock.
+  bool has_return() const { return !returned_.empty(); }
+  Packet& front_return() { return returned_.front(); }
+  void pop_return() { returned_.pop_front(); }
+  bool busy() const { return !queue_.empty() || !done_.empty() || !returned_.empty(); }
+  DramStats& stats() { return stats_; }
+  const DramStats& stats() const { return stats_; }
+
+ private:
+  struct Req {
+    Packet p;
+    unsigned bank = 0;
+    std::uint64_t row = 0;
+    unsigned bytes = 0;
+    bool write = false;
+    std::uint64_t arrived = 0;
+  };
+  struct Bank {
+    bool open = false;
+    std::uint64_t row = 0;
+    std::uint64_t act = 0;  // last activate
+    bool activated = false;
+    std::uint64_t next = 0;  // its last column command: no new command before
+  };
+  struct Done {
+    std::uint64_t at;
+    Packet p;
+  };
+  void issue(std::size_t i, std::uint64_t now);
+
+  DramParams p_;
+  std::vector<Bank> banks_;
+  std::deque<Req> queue_;
+  std::deque<Done> done_;        // reads whose data is still on the bus
+  std::deque<Packet> returned_;  // reads complete, waiting for the L2
+  std::uint64_t last_act_ = 0, last_col_ = 0, bus_free_ = 0;
+  bool any_act_ = false;
+  std::uint64_t now_ = 0;
+  DramStats stats_;
+};
+
+}  // namespace simtsync::mem

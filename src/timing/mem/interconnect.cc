@@ -1,0 +1,71 @@
+#include "timing/mem/interconnect.h"
+
+#include <algorithm>
+
+namespace simtsync::mem {
+
+Crossbar::Crossbar(unsigned inputs, unsigned outputs, const IcntParams& p)
+    : p_(p), input_free_(inputs, 0), output_free_(outputs, 0), rr_(outputs, 0) {
+  p_.flit_bytes = std::max(1u, p_.flit_bytes);
+  p_.flits_per_cycle = std::max(1u, p_.flits_per_cycle);
+  for (unsigned i = 0; i < inputs; ++i) inputs_.emplace_back(std::max(1u, p_.input_buffer));
+  for (unsigned o = 0; o < outputs; ++o) {
+    // The wire holds at most what the ejection buffer can take (credits).
+    wire_.emplace_back(std::max(1u, p_.output_buffer));
+    eject_.emplace_back(std::max(1u, p_.output_buffer));
+  }
+}
+
+bool Crossbar::inject(unsigned in, unsigned out, const Packet& p, unsigned bytes) {
+  if (inputs_[in].full()) {
+    ++stats_.inject_refusals;
+    return false;
+  }
+  inputs_[in].try_push(Flow{p, out, std::max(1u, flits_of(bytes)), now_});
+  ++queued_;
+  ++in_system_;
+  return true;
+}
+
+void Crossbar::tick(std::uint64_t now) {
+  now_ = now;
+  if (in_system_ == 0) return;
+  // Arrivals first: a packet whose last flit is through enters its ejection buffer.
+  for (size_t o = 0; o < wire_.size(); ++o)
+    while (wire_[o].ready(now) && !eject_[o].full()) {
+      eject_[o].try_push(wire_[o].front());
+      wire_[o].pop();
+    }
+  if (queued_ == 0) return;
+  const auto n_in = static_cast<unsigned>(inputs_.size());
+  for (unsigned o = 0; o < output_free_.size(); ++o) {
+    if (output_free_[o] > now) {
+      ++stats_.busy_output_cycles;
+      continue;
+    }
+    const bool room = wire_[o].size() + eject_[o].size() < eject_[o].capacity();
+    for (unsigned k = 0; k < n_in; ++k) {
+      const unsigned i = (rr_[o] + k) % n_in;
+      auto& q = inputs_[i];
+      if (q.empty() || q.front().out != o || input_free_[i] > now) continue;
+      if (!room) {
+        ++stats_.output_stalls;
+        break;
+      }
+      Flow f = q.front();
+      q.pop();
+      --queued_;
+      const std::uint64_t cycles = (f.flits + p_.flits_per_cycle - 1) / p_.flits_per_cycle;
+      output_free_[o] = input_free_[i] = now + cycles;
+      wire_[o].try_push(f.p, now + cycles - 1 + p_.latency);
+      stats_.packets++;
+      stats_.flits += f.flits;
+      stats_.busy_output_cycles++;
+      stats_.latency_sum += now + cycles - 1 + p_.latency - f.injected;
+      rr_[o] = (i + 1) % n_in;
+      break;
+    }
+  }
+}
+
+}  // namespace simtsync::mem

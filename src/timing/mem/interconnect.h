@@ -1,0 +1,61 @@
+// Interconnect: a crossbar between injection ports (SMs, or memory partitions for replies) and
+// ejection ports. A packet is split into flits; an output port moves `flits_per_cycle` flits
+// per interconnect cycle and serves the inputs whose head packet wants it in round-robin order;
+// a packet arrives `latency` cycles after its last flit left. Back-pressure: an input buffer
+// that is full refuses injection, and an output whose ejection buffer (counting packets in
+// flight to it) is full accepts nothing, so packets wait at the inputs.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "timing/mem/mem_params.h"
+#include "timing/mem/packet.h"
+
+namespace simtsync::mem {
+
+struct IcntStats {
+  std::uint64_t packets = 0, flits = 0;
+  std::uint64_t inject_refusals = 0;     // an input buffer was full
+  std::uint64_t output_stalls = 0;       // a head packet waited for a busy or full output
+  std::uint64_t busy_output_cycles = 0;  // output-port cycles spent moving flits
+  std::uint64_t latency_sum = 0;         // cycles from injection to ejection, summed
+};
+
+class Crossbar {
+ public:
+  Crossbar(unsigned inputs, unsigned outputs, const IcntParams& p);
+
+  unsigned flits_of(unsigned bytes) const { return (bytes + p_.flit_bytes - 1) / p_.flit_bytes; }
+  bool can_inject(unsigned in) const { return !inputs_[in].full(); }
+  // Queues `p` (of `bytes` bytes) at input `in` for output `out`; false when the buffer is full.
+  bool inject(unsigned in, unsigned out, const Packet& p, unsigned bytes);
+  void tick(std::uint64_t now);  // one interconnect cycle
+  bool ready(unsigned out) const { return !eject_[out].empty(); }
+  Packet& front(unsigned out) { return eject_[out].front(); }
+  void pop(unsigned out) {
+    eject_[out].pop();
+    --in_system_;
+  }
+  bool busy() const { return in_system_ != 0; }
+  const IcntStats& stats() const { return stats_; }
+
+ private:
+  struct Flow {
+    Packet p;
+    unsigned out = 0, flits = 1;
+    std::uint64_t injected = 0;
+  };
+  IcntParams p_;
+  std::vector<BoundedQueue<Flow>> inputs_;
+  std::vector<std::uint64_t> input_free_, output_free_;
+  std::vector<unsigned> rr_;
+  std::vector<DelayPipe<Packet>> wire_;  // per output: packets in flight
+  std::vector<BoundedQueue<Packet>> eject_;
+  std::uint64_t now_ = 0;
+  std::size_t queued_ = 0;     // packets in input buffers
+  std::size_t in_system_ = 0;  // packets anywhere in the crossbar
+  IcntStats stats_;
+};
+
+}  // namespace simtsync::mem

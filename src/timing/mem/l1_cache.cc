@@ -1,0 +1,94 @@
+#include "timing/mem/l1_cache.h"
+
+#include <algorithm>
+
+namespace simtsync::mem {
+
+L1Cache::L1Cache(const L1Params& p, const CacheGeometry& geo, unsigned latency, IPerform& perf,
+                 std::uint8_t fill_tag)
+    : p_(p),
+      geo_(geo),
+      latency_(latency),
+      perf_(perf),
+      fill_tag_(fill_tag),
+      tags_(geo),
+      mshr_(p.mshrs, p.mshr_merge),
+      miss_q_(std::max(1u, p.miss_queue)),
+      hits_(std::max(4u, latency + 2)) {}
+
+L1Outcome L1Cache::access(const Packet& p, Cycle now) {
+  auto count_kind = [&] {
+    ++stats_.accesses;
+    if (p.kind == PacketKind::kLoad)
+      ++stats_.loads;
+    else if (p.kind == PacketKind::kStore)
+      ++stats_.stores;
+    else
+      ++stats_.atomics;
+  };
+  if (p.bypass_l1 || p.kind != PacketKind::kLoad || !p_.enabled) {
+    if (!miss_q_.try_push(p)) {
+      ++stats_.reservation_failures;
+      return L1Outcome::kRetry;
+    }
+    if (p.kind != PacketKind::kLoad) {
+      // Write-evict: the line leaves L1 (and a fill in flight will not install it), so later
+      // loads of this SM go to L2 behind the write and see it.
+      tags_.invalidate(p.line);
+      mshr_.close(p.line);
+    }
+    count_kind();
+    return L1Outcome::kBypass;
+  }
+  const std::uint32_t have = tags_.probe(p.line, true);
+  if ((p.sectors & ~have) == 0 && !mshr_.pending(p.line)) {
+    if (hits_.full()) {
+      ++stats_.reservation_failures;
+      return L1Outcome::kRetry;
+    }
+    perf_.perform(p);
+    hits_.try_push(p, now + latency_);
+    count_kind();
+    ++stats_.hits;
+    return L1Outcome::kHit;
+  }
+  const std::uint32_t fetch = p_.fill_whole_line ? tags_.all_sectors() : (p.sectors & ~have);
+  if (!mshr_.pending(p.line) && miss_q_.full()) {
+    ++stats_.reservation_failures;
+    return L1Outcome::kRetry;
+  }
+  switch (mshr_.add(p.line, p, fetch)) {
+    case MshrResult::kNew: {
+      Packet f = p;
+      f.sectors = fetch | p.sectors;
+      f.fill = fill_tag_;
+      miss_q_.try_push(f);
+      count_kind();
+      ++stats_.misses;
+      return L1Outcome::kMiss;
+    }
+    case MshrResult::kMerged:
+      count_kind();
+      ++stats_.misses;
+      ++stats_.mshr_merges;
+      return L1Outcome::kMerged;
+    default:
+      ++stats_.reservation_failures;
+      return L1Outcome::kRetry;
+  }
+}
+
+void L1Cache::fill(const Packet& reply, std::vector<Packet>& done) {
+  const bool stale = mshr_.closed(reply.line);
+  std::vector<Packet> waiters = mshr_.release(reply.line);
+  if (waiters.empty()) return;
+  if (!stale) {
+    tags_.allocate(reply.line);
+    tags_.fill(reply.line, reply.sectors, false);
+  }
+  // The first waiter is the load whose request went down: it read memory at L2.
+  for (size_t i = 1; i < waiters.size(); ++i) perf_.perform(waiters[i]);
+  done.insert(done.end(), waiters.begin(), waiters.end());
+}
+
+}  // namespace simtsync::mem

@@ -1,0 +1,72 @@
+// The L2 slice of one memory partition: a sectored, write-back, write-allocate cache in front
+// of the partition's DRAM channel. It takes one packet per L2 cycle from its input queue:
+//  - loads read memory when the slice has their sectors (a hit, or the fill from DRAM) and
+//    reply `latency` cycles later;
+//  - stores become visible when they are accepted here, allocate their line without fetching
+//    it (their sectors become valid and dirty) and reply with an acknowledgement;
+//  - atomics need their line present, then queue at the partition's atomic unit.
+// Misses go through MSHRs (merging up to a limit); a dirty line that is evicted is written
+// back to DRAM. A packet that cannot proceed (MSHRs full, DRAM or atomic queue full) stays at
+// the head of the input queue: a reservation failure, counted, retried next cycle.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+
+#include "timing/mem/address_map.h"
+#include "timing/mem/atomic_unit.h"
+#include "timing/mem/dram.h"
+#include "timing/mem/mshr.h"
+#include "timing/mem/tag_array.h"
+
+namespace simtsync::mem {
+
+// Functional effect of a load or store packet (its lanes), supplied by the hierarchy.
+class IPerform {
+ public:
+  virtual ~IPerform() = default;
+  virtual void perform(const Packet& p) = 0;
+};
+
+struct CacheStats {
+  std::uint64_t accesses = 0, hits = 0, misses = 0;
+  std::uint64_t mshr_merges = 0;
+  std::uint64_t reservation_failures = 0;            // MSHR or downstream queue full: retried
+  std::uint64_t loads = 0, stores = 0, atomics = 0;  // transactions by kind
+  std::uint64_t writebacks = 0;
+  std::uint64_t latency_sum = 0, latency_count = 0;  // core cycles, coalescer to reply
+};
+
+class L2Slice {
+ public:
+  L2Slice(const L2Params& p, const AddressMap& map, IPerform& perf, AtomicUnit& atomics,
+          DramChannel& dram);
+
+  bool can_accept() const { return !input_.full(); }
+  bool push(const Packet& p) { return input_.try_push(p); }
+  void tick(std::uint64_t now);  // one L2 cycle
+  bool has_reply(std::uint64_t now) const { return replies_.ready(now); }
+  Packet& front_reply() { return replies_.front(); }
+  void pop_reply() { replies_.pop(); }
+  bool busy() const;
+  const CacheStats& stats() const { return stats_; }
+
+ private:
+  bool access(const Packet& p, std::uint64_t now);  // false: retry later
+  bool make_room(Addr line);                        // allocate, writing back a dirty victim
+  bool serve(const Packet& p, std::uint64_t now);   // a waiter whose line has arrived
+
+  L2Params p_;
+  const AddressMap& map_;
+  IPerform& perf_;
+  AtomicUnit& atomics_;
+  DramChannel& dram_;
+  TagArray tags_;
+  MshrTable mshr_;
+  BoundedQueue<Packet> input_;
+  DelayPipe<Packet> replies_;
+  std::deque<Packet> ready_;  // filled waiters that could not move on yet
+  CacheStats stats_;
+};
+
+}  // namespace simtsync::mem

@@ -1,0 +1,92 @@
+// Parameters of the memory hierarchy, filled from the typed config (keys in parentheses; see
+// docs/configs.md and configs/*.yaml for the values of each GPU and their sources).
+#pragma once
+
+#include <cstdint>
+
+namespace simtsync::mem {
+
+struct CacheGeometry {
+  unsigned bytes = 16384;  // capacity
+  unsigned assoc = 4;      // ways per set
+  unsigned line = 128;     // line size, bytes
+  unsigned sector = 32;    // sector size, bytes (the fill and transfer granularity)
+};
+
+struct L1Params {               // mem.l1.* (one per SM)
+  bool enabled = true;          // mem.l1.enabled: false = every global access bypasses L1
+  CacheGeometry geo;            // mem.l1.{bytes,assoc,line,sector}
+  unsigned latency = 18;        // mem.l1.latency: hit latency, core cycles
+  unsigned mshrs = 32;          // mem.l1.mshrs
+  unsigned mshr_merge = 8;      // mem.l1.mshr_merge: requests one MSHR entry can hold
+  unsigned miss_queue = 8;      // mem.l1.miss_queue: misses waiting to enter the interconnect
+  bool fill_whole_line = true;  // mem.l1.fill_whole_line: a miss fetches every sector
+  unsigned const_bytes = 8192;  // mem.const_cache.bytes (per SM)
+  unsigned const_latency = 8;   // mem.const_cache.latency
+};
+
+struct IcntParams {              // mem.icnt.*
+  unsigned latency = 8;          // mem.icnt.latency: router-to-router, icnt cycles
+  unsigned flit_bytes = 32;      // mem.icnt.flit_bytes
+  unsigned flits_per_cycle = 1;  // mem.icnt.flits_per_cycle: per port
+  unsigned input_buffer = 8;     // mem.icnt.input_buffer: packets per injection port
+  unsigned output_buffer = 8;    // mem.icnt.output_buffer: packets per ejection port
+  unsigned header_bytes = 8;     // mem.icnt.header_bytes: address/control part of a packet
+};
+
+struct L2Params {  // mem.l2.* (one slice per memory partition)
+  CacheGeometry geo{131072, 16, 128, 32};
+  unsigned latency = 100;    // mem.l2.latency: access-to-reply, L2 cycles
+  unsigned mshrs = 32;       // mem.l2.mshrs
+  unsigned mshr_merge = 8;   // mem.l2.mshr_merge
+  unsigned input_queue = 8;  // mem.l2.input_queue: packets from the interconnect
+};
+
+struct AtomicParams {                  // mem.atomic.* (one unit per L2 slice)
+  unsigned queue = 16;                 // mem.atomic.queue: packets waiting for the unit
+  unsigned ops_per_cycle = 1;          // mem.atomic.ops_per_cycle: lane operations per L2 cycle
+  unsigned same_address_interval = 8;  // mem.atomic.same_address_interval: L2 cycles between
+                                       // two operations on one address (read-modify-write)
+  unsigned latency = 20;               // mem.atomic.latency: unit pipeline, L2 cycles
+};
+
+struct DramParams {  // mem.dram.* (one channel per memory partition)
+  unsigned banks = 16;
+  unsigned row_bytes = 2048;  // bytes of one row of one bank (the page)
+  unsigned tCL = 12, tWL = 4, tRCD = 12, tRP = 12, tRAS = 28, tRC = 40, tRRD = 6, tCCD = 2;
+  unsigned bus_bytes = 8;     // bytes per data beat of the channel
+  unsigned data_rate = 4;     // data beats per DRAM clock (2: DDR, 4: GDDR5)
+  unsigned burst_length = 8;  // beats per burst
+  unsigned queue = 32;        // mem.dram.queue: requests the scheduler can choose among
+  bool fr_fcfs = true;        // mem.dram.scheduler: fr_fcfs | fcfs
+};
+
+struct AddressMapParams {  // mem.partitions, mem.partition_interleave
+  unsigned partitions = 6;
+  unsigned interleave = 256;  // bytes mapped to one partition before the next
+};
+
+struct ClockParams {  // clock.*_mhz
+  double core_mhz = 700, icnt_mhz = 700, l2_mhz = 700, dram_mhz = 924;
+};
+
+struct SharedMemParams {  // sm.shared.* (per SM)
+  unsigned banks = 32;
+  unsigned bank_bytes = 4;
+  unsigned latency = 24;      // core cycles from issue to data
+  unsigned lock_bits = 1024;  // lock unit of shared-memory atomics (seed 001 sec. 3.2)
+};
+
+struct HierarchyParams {
+  unsigned num_sms = 15;
+  L1Params l1;
+  IcntParams icnt;
+  L2Params l2;
+  AtomicParams atomic;
+  DramParams dram;
+  AddressMapParams map;
+  ClockParams clock;
+  unsigned request_slots = 64;  // mem.requests_per_sm: warp requests in flight per SM
+};
+
+}  // namespace simtsync::mem

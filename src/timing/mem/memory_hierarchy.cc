@@ -1,0 +1,317 @@
+#include "timing/mem/memory_hierarchy.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "func/executor.h"
+#include "timing/mem/coalescer.h"
+
+namespace simtsync::mem {
+namespace {
+
+inline constexpr Addr kConstBase = Addr{1} << 56;
+
+}  // namespace
+
+MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
+    : p_(p),
+      perform_(std::move(perform)),
+      map_(p.map),
+      sms_(p.num_sms),
+      req_net_(p.num_sms, map_.partitions(), p.icnt),
+      rep_net_(map_.partitions(), p.num_sms, p.icnt),
+      core_clk_(p.clock.core_mhz),
+      icnt_clk_(p.clock.icnt_mhz),
+      l2_clk_(p.clock.l2_mhz),
+      dram_clk_(p.clock.dram_mhz) {
+  CacheGeometry cgeo{p.l1.const_bytes, 4, p.l1.geo.line, p.l1.geo.sector};
+  for (auto& s : sms_) {
+    s.l1 = std::make_unique<L1Cache>(p.l1, p.l1.geo, p.l1.latency, *this, 1);
+    L1Params cp = p.l1;
+    cp.enabled = true;
+    cp.fill_whole_line = true;
+    s.cc = std::make_unique<L1Cache>(cp, cgeo, p.l1.const_latency, *this, 2);
+  }
+  for (unsigned i = 0; i < map_.partitions(); ++i)
+    parts_.push_back(std::make_unique<MemoryPartition>(p, map_, *this, *this));
+}
+
+MemoryHierarchy::~MemoryHierarchy() = default;
+
+bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
+  SmSide& s = sms_[static_cast<size_t>(r.sm)];
+  if (!s.pending.empty() || s.in_flight >= std::max(1u, p_.request_slots)) {
+    ++st_.refused;
+    return false;
+  }
+  std::uint32_t id;
+  if (!free_reqs_.empty()) {
+    id = free_reqs_.back();
+    free_reqs_.pop_back();
+  } else {
+    id = static_cast<std::uint32_t>(reqs_.size());
+    reqs_.emplace_back();
+  }
+  Req& q = reqs_[id];
+  q.r = r;
+  q.performed = false;
+  const PacketKind kind = r.kind == ReqKind::kLoad    ? PacketKind::kLoad
+                          : r.kind == ReqKind::kStore ? PacketKind::kStore
+                                                      : PacketKind::kAtomic;
+  const bool cst = r.space == ReqSpace::kConst;
+  const unsigned line = p_.l1.geo.line;
+  coalesce(*r.access, kind, r.space == ReqSpace::kLocal, r.sm * 64 + r.warp_slot, line,
+           p_.l1.geo.sector, s.pending);
+  for (Packet& pk : s.pending) {
+    if (cst) pk.line += kConstBase;
+    pk.sm = r.sm;
+    pk.req = id;
+    pk.partition = static_cast<int>(map_.partition_of(pk.line));
+    pk.bypass_l1 = r.bypass_l1 || kind == PacketKind::kAtomic;
+    pk.born = now;
+    st_.atomic_lane_ops += pk.ops;
+  }
+  st_.requests[static_cast<int>(kind)]++;
+  st_.packets += s.pending.size();
+  q.remaining = static_cast<unsigned>(s.pending.size());
+  s.next = 0;
+  ++s.in_flight;
+  ++outstanding_;
+  if (s.pending.empty()) {  // no active lane: nothing to move
+    s.responses.push_back(r);
+    free_reqs_.push_back(id);
+  }
+  return true;
+}
+
+bool MemoryHierarchy::pop_response(int sm, Cycle, MemRequest& out) {
+  SmSide& s = sms_[static_cast<size_t>(sm)];
+  if (s.responses.empty()) return false;
+  out = s.responses.front();
+  s.responses.pop_front();
+  --s.in_flight;
+  --outstanding_;
+  return true;
+}
+
+void MemoryHierarchy::perform(const Packet& p) {
+  Req& q = reqs_[p.req];
+  perform_(q.r, p.lanes, !q.performed);
+  q.performed = true;
+}
+
+Addr MemoryHierarchy::lane_address(const Packet& p, unsigned lane) const {
+  return reqs_[p.req].r.access->addr[lane];
+}
+
+void MemoryHierarchy::perform_lane(const Packet& p, unsigned lane) {
+  Req& q = reqs_[p.req];
+  perform_(q.r, std::uint64_t{1} << lane, !q.performed);
+  q.performed = true;
+}
+
+void MemoryHierarchy::complete(const Packet& p, Cycle now) {
+  const int lvl = std::min<int>(p.level, 2);
+  st_.latency_sum[lvl] += now - p.born;
+  st_.latency_count[lvl]++;
+  Req& q = reqs_[p.req];
+  if (--q.remaining != 0) return;
+  sms_[static_cast<size_t>(q.r.sm)].responses.push_back(q.r);
+  free_reqs_.push_back(p.req);
+}
+
+unsigned MemoryHierarchy::request_bytes(const Packet& p) const {
+  const unsigned h = p_.icnt.header_bytes;
+  switch (p.kind) {
+    case PacketKind::kLoad:
+      return h;
+    case PacketKind::kStore:
+      return h + static_cast<unsigned>(p.data_bytes(p_.l1.geo.sector));
+    case PacketKind::kAtomic:
+      return h + 4u * p.ops;
+  }
+  return h;
+}
+
+unsigned MemoryHierarchy::reply_bytes(const Packet& p) const {
+  const unsigned h = p_.icnt.header_bytes;
+  switch (p.kind) {
+    case PacketKind::kLoad:
+      return h + static_cast<unsigned>(p.data_bytes(p_.l1.geo.sector));
+    case PacketKind::kStore:
+      return h;
+    case PacketKind::kAtomic:
+      return h + 4u * p.ops;
+  }
+  return h;
+}
+
+void MemoryHierarchy::tick_core(Cycle now) {
+  for (size_t i = 0; i < sms_.size(); ++i) {
+    SmSide& s = sms_[i];
+    const auto sm = static_cast<unsigned>(i);
+    // Replies: fills install their line and complete the loads waiting on it.
+    while (rep_net_.ready(sm)) {
+      const Packet r = rep_net_.front(sm);
+      rep_net_.pop(sm);
+      if (r.fill == 0) {
+        complete(r, now);
+        continue;
+      }
+      s.done.clear();
+      (r.fill == 1 ? s.l1 : s.cc)->fill(r, s.done);
+      for (const Packet& d : s.done) complete(d, now);
+    }
+    for (L1Cache* c : {s.l1.get(), s.cc.get()})
+      while (c->has_hit(now)) {
+        complete(c->front_hit(), now);
+        c->pop_hit();
+      }
+    // One transaction of the current request enters its cache per cycle.
+    if (s.next < s.pending.size()) {
+      const Packet& pk = s.pending[s.next];
+      L1Cache& c = pk.line >= kConstBase ? *s.cc : *s.l1;
+      if (c.access(pk, now) != L1Outcome::kRetry) ++s.next;
+      if (s.next == s.pending.size()) {
+        s.pending.clear();
+        s.next = 0;
+      } else {
+        ++st_.coalescer_busy_cycles;
+      }
+    }
+    // Misses enter the request network.
+    for (L1Cache* c : {s.l1.get(), s.cc.get()})
+      while (c->has_miss() && req_net_.can_inject(sm)) {
+        const Packet& m = c->front_miss();
+        req_net_.inject(sm, static_cast<unsigned>(m.partition), m, request_bytes(m));
+        c->pop_miss();
+      }
+  }
+}
+
+void MemoryHierarchy::tick_icnt(std::uint64_t now) {
+  req_net_.tick(now);
+  rep_net_.tick(now);
+  const std::uint64_t l2_now = l2_clk_.cycle();
+  for (unsigned o = 0; o < parts_.size(); ++o) {
+    MemoryPartition& mp = *parts_[o];
+    while (req_net_.ready(o) && mp.l2().can_accept()) {
+      mp.l2().push(req_net_.front(o));
+      req_net_.pop(o);
+    }
+    while (Packet* r = mp.reply(l2_now)) {
+      if (!rep_net_.inject(o, static_cast<unsigned>(r->sm), *r, reply_bytes(*r))) break;
+      mp.pop_reply(l2_now);
+    }
+  }
+}
+
+void MemoryHierarchy::tick(Cycle now) {
+  last_now_ = now;
+  const std::uint64_t t = now * core_clk_.period_fs();
+  bool quiet = outstanding_ == 0 && !req_net_.busy() && !rep_net_.busy();
+  if (quiet)
+    for (const auto& mp : parts_) quiet &= !mp->busy();
+  if (quiet) {
+    icnt_clk_.skip_to(t);
+    l2_clk_.skip_to(t);
+    dram_clk_.skip_to(t);
+    return;
+  }
+  tick_core(now);
+  while (icnt_clk_.advance(t)) tick_icnt(icnt_clk_.cycle());
+  while (l2_clk_.advance(t))
+    for (auto& mp : parts_) mp->tick_l2(l2_clk_.cycle());
+  while (dram_clk_.advance(t))
+    for (auto& mp : parts_) mp->tick_dram(dram_clk_.cycle());
+}
+
+Cycle MemoryHierarchy::next_event() const {
+  if (outstanding_ == 0 && !req_net_.busy() && !rep_net_.busy()) {
+    bool quiet = true;
+    for (const auto& mp : parts_) quiet &= !mp->busy();
+    if (quiet) return kNever;
+  }
+  return last_now_ + 1;
+}
+
+namespace {
+
+void add_cache(CacheStats& a, const CacheStats& b) {
+  a.accesses += b.accesses, a.hits += b.hits, a.misses += b.misses;
+  a.mshr_merges += b.mshr_merges, a.reservation_failures += b.reservation_failures;
+  a.loads += b.loads, a.stores += b.stores, a.atomics += b.atomics;
+  a.writebacks += b.writebacks;
+  a.latency_sum += b.latency_sum, a.latency_count += b.latency_count;
+}
+
+void add_atomic(AtomicStats& h, const AtomicStats& a) {
+  h.packets += a.packets, h.ops += a.ops;
+  h.queue_wait_cycles += a.queue_wait_cycles;
+  h.address_stall_cycles += a.address_stall_cycles;
+  h.queue_refusals += a.queue_refusals;
+  h.max_queue = std::max(h.max_queue, a.max_queue);
+}
+
+void add_dram(DramStats& h, const DramStats& d) {
+  h.reads += d.reads, h.writes += d.writes;
+  h.row_hits += d.row_hits, h.row_misses += d.row_misses;
+  h.bus_busy_cycles += d.bus_busy_cycles;
+  h.queue_refusals += d.queue_refusals;
+  h.latency_sum += d.latency_sum;
+  h.cycles += d.cycles;
+}
+
+void add_icnt(IcntStats& a, const IcntStats& b) {
+  a.packets += b.packets, a.flits += b.flits, a.inject_refusals += b.inject_refusals;
+  a.output_stalls += b.output_stalls, a.busy_output_cycles += b.busy_output_cycles;
+  a.latency_sum += b.latency_sum;
+}
+
+}  // namespace
+
+void accumulate(HierarchyStats& a, const HierarchyStats& b) {
+  add_cache(a.l1, b.l1);
+  add_cache(a.const_cache, b.const_cache);
+  add_cache(a.l2, b.l2);
+  add_atomic(a.atomic, b.atomic);
+  add_dram(a.dram, b.dram);
+  add_icnt(a.icnt_request, b.icnt_request);
+  add_icnt(a.icnt_reply, b.icnt_reply);
+  for (int k = 0; k < 3; ++k) {
+    a.requests[k] += b.requests[k];
+    a.latency_sum[k] += b.latency_sum[k];
+    a.latency_count[k] += b.latency_count[k];
+  }
+  a.packets += b.packets, a.atomic_lane_ops += b.atomic_lane_ops, a.refused += b.refused;
+  a.coalescer_busy_cycles += b.coalescer_busy_cycles;
+  a.core_cycles += b.core_cycles, a.icnt_cycles += b.icnt_cycles;
+  a.l2_cycles += b.l2_cycles, a.dram_cycles += b.dram_cycles;
+  a.partitions = b.partitions;
+}
+
+HierarchyStats MemoryHierarchy::stats() const {
+  HierarchyStats h = st_;
+  for (const auto& s : sms_) {
+    add_cache(h.l1, s.l1->stats());
+    add_cache(h.const_cache, s.cc->stats());
+  }
+  for (const auto& mp : parts_) {
+    add_cache(h.l2, mp->l2().stats());
+    add_atomic(h.atomic, mp->atomics().stats());
+    DramStats d = mp->dram().stats();
+    d.cycles = 0;
+    add_dram(h.dram, d);
+  }
+  h.icnt_request = req_net_.stats();
+  h.icnt_reply = rep_net_.stats();
+  h.core_cycles = last_now_ + 1;
+  h.icnt_cycles = icnt_clk_.cycle();
+  h.l2_cycles = l2_clk_.cycle();
+  h.dram_cycles = dram_clk_.cycle();
+  h.dram.cycles = h.dram_cycles * parts_.size();
+  h.partitions = static_cast<unsigned>(parts_.size());
+  return h;
+}
+
+}  // namespace simtsync::mem

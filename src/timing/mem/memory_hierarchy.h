@@ -1,0 +1,101 @@
+// The memory hierarchy behind the SMs' memory port: per SM a coalescer feeding the L1 data
+// cache and the constant cache one transaction per core cycle; a request crossbar to the
+// memory partitions (L2 slice, atomic unit, DRAM channel) and a reply crossbar back. The core,
+// interconnect, L2 and DRAM clocks tick at their own frequencies (clock_domains.h).
+//
+// A warp's memory instruction is one MemRequest; it completes (and returns to its SM) when the
+// last of its packets does. Functional effects happen per packet where the model serializes
+// them: L1 hits when they hit, L2 loads and stores at the slice, atomics lane by lane at the
+// atomic unit (see docs/memory-model.md).
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "timing/mem/clock_domains.h"
+#include "timing/mem/interconnect.h"
+#include "timing/mem/l1_cache.h"
+#include "timing/mem/mem_request.h"
+#include "timing/mem/memory_partition.h"
+
+namespace simtsync::mem {
+
+struct HierarchyStats {
+  CacheStats l1, const_cache, l2;
+  AtomicStats atomic;
+  DramStats dram;
+  IcntStats icnt_request, icnt_reply;
+  std::uint64_t requests[3] = {};  // warp requests: load, store, atomic
+  std::uint64_t packets = 0;       // coalesced transactions
+  std::uint64_t atomic_lane_ops = 0;
+  std::uint64_t refused = 0;                // try_send refusals (the SM's port was busy)
+  std::uint64_t coalescer_busy_cycles = 0;  // a request waited to enter L1 behind another
+  // Packet round trip (core cycles, coalescer to completion) by where it was served.
+  std::uint64_t latency_sum[3] = {}, latency_count[3] = {};  // L1, L2, DRAM
+  std::uint64_t core_cycles = 0, icnt_cycles = 0, l2_cycles = 0, dram_cycles = 0;
+  unsigned partitions = 0;
+};
+
+// Adds the counters of `b` to `a` (statistics over several launches).
+void accumulate(HierarchyStats& a, const HierarchyStats& b);
+
+class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLanes {
+ public:
+  // `perform` applies the functional effect of `lanes` of a request; `first` is true the first
+  // time the request is performed (so per-instruction counters count it once).
+  using PerformFn = std::function<void(const MemRequest&, std::uint64_t lanes, bool first)>;
+  MemoryHierarchy(const HierarchyParams& p, PerformFn perform);
+  ~MemoryHierarchy() override;
+
+  bool try_send(const MemRequest& r, Cycle now) override;
+  bool pop_response(int sm, Cycle now, MemRequest& out) override;
+  void tick(Cycle now) override;
+  bool busy() const override { return outstanding_ != 0; }
+  bool refusal_waits_for_response(int sm) const override {
+    return sms_[static_cast<size_t>(sm)].pending.empty();
+  }
+  Cycle next_event() const override;
+  HierarchyStats stats() const;
+
+ private:
+  struct Req {
+    MemRequest r;
+    unsigned remaining = 0;
+    bool performed = false;
+  };
+  struct SmSide {
+    std::vector<Packet> pending;  // packets of the request entering L1, in order
+    std::size_t next = 0;
+    std::unique_ptr<L1Cache> l1, cc;
+    unsigned in_flight = 0;
+    std::deque<MemRequest> responses;
+    std::vector<Packet> done;  // scratch
+  };
+
+  void perform(const Packet& p) override;
+  Addr lane_address(const Packet& p, unsigned lane) const override;
+  void perform_lane(const Packet& p, unsigned lane) override;
+  void complete(const Packet& p, Cycle now);
+  unsigned request_bytes(const Packet& p) const;
+  unsigned reply_bytes(const Packet& p) const;
+  void tick_core(Cycle now);
+  void tick_icnt(std::uint64_t now);
+
+  HierarchyParams p_;
+  PerformFn perform_;
+  AddressMap map_;
+  std::vector<SmSide> sms_;
+  std::vector<std::unique_ptr<MemoryPartition>> parts_;
+  Crossbar req_net_, rep_net_;
+  ClockDomain core_clk_, icnt_clk_, l2_clk_, dram_clk_;
+  std::vector<Req> reqs_;
+  std::vector<std::uint32_t> free_reqs_;
+  std::uint64_t outstanding_ = 0;  // warp requests not yet returned to their SM
+  std::uint64_t responses_ = 0;    // responses waiting in the SMs' queues
+  Cycle last_now_ = 0;
+  HierarchyStats st_;
+};
+
+}  // namespace simtsync::mem

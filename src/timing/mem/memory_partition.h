@@ -1,0 +1,49 @@
+// A memory partition: the L2 slice, its atomic unit and the DRAM channel behind them. The L2
+// slice and the atomic unit run on the L2 clock, the channel on the DRAM clock; replies leave
+// through one port to the interconnect (L2 hits, fills and acknowledgements first, then atomic
+// replies).
+#pragma once
+
+#include "timing/mem/l2_slice.h"
+
+namespace simtsync::mem {
+
+class MemoryPartition {
+ public:
+  MemoryPartition(const HierarchyParams& p, const AddressMap& map, IPerform& perf,
+                  IAtomicLanes& lanes)
+      : atomics_(p.atomic, lanes), dram_(p.dram), l2_(p.l2, map, perf, atomics_, dram_) {}
+
+  L2Slice& l2() { return l2_; }
+  AtomicUnit& atomics() { return atomics_; }
+  DramChannel& dram() { return dram_; }
+  const L2Slice& l2() const { return l2_; }
+  const AtomicUnit& atomics() const { return atomics_; }
+  const DramChannel& dram() const { return dram_; }
+
+  void tick_l2(std::uint64_t now) {
+    l2_.tick(now);
+    atomics_.tick(now);
+  }
+  void tick_dram(std::uint64_t now) { dram_.tick(now); }
+  bool busy() const { return l2_.busy() || atomics_.busy() || dram_.busy(); }
+  // The next reply ready to enter the interconnect, if any.
+  Packet* reply(std::uint64_t l2_now) {
+    if (l2_.has_reply(l2_now)) return &l2_.front_reply();
+    if (atomics_.has_reply(l2_now)) return &atomics_.front_reply();
+    return nullptr;
+  }
+  void pop_reply(std::uint64_t l2_now) {
+    if (l2_.has_reply(l2_now))
+      l2_.pop_reply();
+    else
+      atomics_.pop_reply();
+  }
+
+ private:
+  AtomicUnit atomics_;
+  DramChannel dram_;
+  L2Slice l2_;
+};
+
+}  // namespace simtsync::mem

@@ -1,0 +1,81 @@
+// The unit of traffic inside the memory hierarchy: one line-sized transaction produced by the
+// coalescer from a warp's memory instruction, and the bounded queues the components exchange
+// them through. A queue that is full refuses (try_push returns false) and the producer keeps
+// the packet and retries: back-pressure travels upstream one component at a time.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+
+#include "common/types.h"
+
+namespace simtsync::mem {
+
+enum class PacketKind : std::uint8_t { kLoad, kStore, kAtomic };
+
+struct Packet {
+  PacketKind kind = PacketKind::kLoad;
+  Addr line = 0;              // line address (aligned to the line size of the level it is at)
+  std::uint32_t sectors = 0;  // 32-byte sectors of the line it needs (bit per sector)
+  std::uint64_t lanes = 0;    // lanes of the warp access it serves
+  int sm = 0;
+  std::uint32_t req = 0;   // the warp request it belongs to (MemoryHierarchy's table)
+  int partition = 0;       // destination memory partition
+  std::uint16_t ops = 0;   // atomics: lane operations it carries
+  bool bypass_l1 = false;  // atomics, .volatile, .cg: served at L2
+  bool local = false;      // thread-private (local) space
+  std::uint8_t fill = 0;   // 1: the fill of an L1 miss, 2: of a constant-cache miss
+  std::uint8_t level = 0;  // where it was served: 0 L1, 1 L2, 2 DRAM (statistics)
+  Cycle born = 0;          // core cycle it left the coalescer (latency statistics)
+  std::uint64_t data_bytes(unsigned sector_bytes) const {
+    return static_cast<std::uint64_t>(__builtin_popcount(sectors)) * sector_bytes;
+  }
+};
+
+// A FIFO with a capacity; the building block of every port between two components.
+template <class T>
+class BoundedQueue {
+ public:
+  explicit BoundedQueue(std::size_t capacity = 1) : cap_(capacity ? capacity : 1) {}
+  bool full() const { return q_.size() >= cap_; }
+  bool empty() const { return q_.empty(); }
+  std::size_t size() const { return q_.size(); }
+  std::size_t capacity() const { return cap_; }
+  bool try_push(const T& v) {
+    if (full()) return false;
+    q_.push_back(v);
+    return true;
+  }
+  T& front() { return q_.front(); }
+  const T& front() const { return q_.front(); }
+  void pop() { q_.pop_front(); }
+
+ private:
+  std::size_t cap_;
+  std::deque<T> q_;
+};
+
+// A fixed-latency pipeline inside one clock domain: items leave in order once their ready time
+// has come. Bounded like a queue (its capacity is the pipeline's depth in items).
+template <class T>
+class DelayPipe {
+ public:
+  explicit DelayPipe(std::size_t capacity = 1) : q_(capacity) {}
+  bool full() const { return q_.full(); }
+  bool empty() const { return q_.empty(); }
+  std::size_t size() const { return q_.size(); }
+  bool try_push(const T& v, std::uint64_t ready) { return q_.try_push({ready, v}); }
+  bool ready(std::uint64_t now) const { return !q_.empty() && q_.front().at <= now; }
+  std::uint64_t next_ready() const { return q_.front().at; }
+  T& front() { return q_.front().v; }
+  void pop() { q_.pop(); }
+
+ private:
+  struct Item {
+    std::uint64_t at;
+    T v;
+  };
+  BoundedQueue<Item> q_;
+};
+
+}  // namespace simtsync::mem

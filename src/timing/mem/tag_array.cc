@@ -1,0 +1,64 @@
+#include "timing/mem/tag_array.h"
+
+#include <algorithm>
+
+namespace simtsync::mem {
+
+TagArray::TagArray(const CacheGeometry& g)
+    : line_(std::max(1u, g.line)),
+      sector_(std::clamp(g.sector, 1u, std::max(1u, g.line))),
+      assoc_(std::max(1u, g.assoc)),
+      sets_(std::max(1u, g.bytes / (line_ * assoc_))) {
+  ways_.resize(static_cast<size_t>(sets_) * assoc_);
+}
+
+TagArray::Way* TagArray::find(Addr line) {
+  Way* set = &ways_[static_cast<size_t>(set_of(line)) * assoc_];
+  for (unsigned w = 0; w < assoc_; ++w)
+    if (set[w].used && set[w].line == line) return &set[w];
+  return nullptr;
+}
+
+std::uint32_t TagArray::probe(Addr line, bool touch) {
+  Way* w = find(line);
+  if (!w) return 0;
+  if (touch) w->lru = ++clock_;
+  return w->valid;
+}
+
+Eviction TagArray::allocate(Addr line) {
+  Eviction ev;
+  if (Way* w = find(line)) {
+    w->lru = ++clock_;
+    return ev;
+  }
+  Way* set = &ways_[static_cast<size_t>(set_of(line)) * assoc_];
+  Way* victim = &set[0];
+  for (unsigned w = 0; w < assoc_; ++w) {
+    if (!set[w].used) {
+      victim = &set[w];
+      break;
+    }
+    if (set[w].lru < victim->lru) victim = &set[w];
+  }
+  if (victim->used && victim->dirty) {
+    ev.dirty = true;
+    ev.line = victim->line;
+    ev.dirty_sectors = victim->dirty;
+  }
+  *victim = Way{line, 0, 0, ++clock_, true};
+  return ev;
+}
+
+void TagArray::fill(Addr line, std::uint32_t sectors, bool dirty) {
+  Way* w = find(line);
+  if (!w) return;
+  w->valid |= sectors;
+  if (dirty) w->dirty |= sectors;
+}
+
+void TagArray::invalidate(Addr line) {
+  if (Way* w = find(line)) *w = Way{};
+}
+
+}  // namespace simtsync::mem

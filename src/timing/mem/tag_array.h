@@ -1,0 +1,52 @@
+// Tags of a set-associative cache with LRU replacement and per-line sector state. The
+// hierarchy keeps data in the functional memory; a cache here only decides hit or miss, which
+// sectors a fill must fetch, and which dirty line a fill evicts.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/types.h"
+#include "timing/mem/mem_params.h"
+
+namespace simtsync::mem {
+
+struct Eviction {
+  bool dirty = false;  // a dirty line left: it must be written back
+  Addr line = 0;
+  std::uint32_t dirty_sectors = 0;
+};
+
+class TagArray {
+ public:
+  explicit TagArray(const CacheGeometry& g);
+
+  Addr line_of(Addr a) const { return a / line_ * line_; }
+  unsigned sectors_per_line() const { return line_ / sector_; }
+  std::uint32_t all_sectors() const { return (1u << sectors_per_line()) - 1; }
+  // Sectors of `line` that are present (0 when the line is absent). Touches LRU when `touch`.
+  std::uint32_t probe(Addr line, bool touch);
+  // Allocates `line` (evicting the least recently used way) with no sector valid yet; returns
+  // what left. A line already present is kept.
+  Eviction allocate(Addr line);
+  // Marks sectors valid (a fill) and optionally dirty (a write).
+  void fill(Addr line, std::uint32_t sectors, bool dirty);
+  void invalidate(Addr line);
+  unsigned sets() const { return sets_; }
+
+ private:
+  struct Way {
+    Addr line = 0;
+    std::uint32_t valid = 0, dirty = 0;
+    std::uint64_t lru = 0;
+    bool used = false;
+  };
+  Way* find(Addr line);
+  unsigned set_of(Addr line) const { return static_cast<unsigned>((line / line_) % sets_); }
+
+  unsigned line_, sector_, assoc_, sets_;
+  std::vector<Way> ways_;
+  std::uint64_t clock_ = 0;
+};
+
+}  // namespace simtsync::mem

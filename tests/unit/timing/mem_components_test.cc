@@ -1,0 +1,368 @@
+// The memory-hierarchy components, each driven between mocks: caches and MSHRs, the crossbar,
+// DRAM, the atomic unit, the L2 slice, shared memory and the coalescer.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "func/executor.h"
+#include "timing/mem/atomic_unit.h"
+#include "timing/mem/coalescer.h"
+#include "timing/mem/dram.h"
+#include "timing/mem/interconnect.h"
+#include "timing/mem/l1_cache.h"
+#include "timing/mem/l2_slice.h"
+#include "timing/mem/shared_memory.h"
+
+namespace simtsync::mem {
+namespace {
+
+Packet load(Addr line, std::uint32_t sectors = 1, std::uint32_t req = 0) {
+  Packet p;
+  p.kind = PacketKind::kLoad;
+  p.line = line;
+  p.sectors = sectors;
+  p.lanes = 1;
+  p.req = req;
+  return p;
+}
+
+struct RecordPerform : IPerform {
+  void perform(const Packet& p) override { order.push_back(p.req); }
+  std::vector<std::uint32_t> order;
+};
+
+// --- tags and MSHRs ---------------------------------------------------------------------------
+
+TEST(TagArray, EvictsTheLeastRecentlyUsedWayAndReportsDirtyVictims) {
+  TagArray t(CacheGeometry{2 * 128, 2, 128, 32});  // one set, two ways
+  t.allocate(0);
+  t.fill(0, 0xf, true);
+  t.allocate(128);
+  t.fill(128, 0xf, false);
+  EXPECT_EQ(t.probe(0, true), 0xfu);  // line 0 is now the most recent
+  Eviction ev = t.allocate(256);      // evicts line 128 (clean)
+  EXPECT_FALSE(ev.dirty);
+  EXPECT_EQ(t.probe(128, false), 0u);
+  ev = t.allocate(384);  // evicts line 0 (dirty)
+  EXPECT_TRUE(ev.dirty);
+  EXPECT_EQ(ev.line, 0u);
+  EXPECT_EQ(ev.dirty_sectors, 0xfu);
+}
+
+TEST(Mshr, MergesUpToItsLimitAndRefusesWhenFull) {
+  MshrTable m(1, 2);
+  EXPECT_EQ(m.add(0, load(0, 1, 1), 0xf), MshrResult::kNew);
+  EXPECT_EQ(m.add(0, load(0, 2, 2), 0xf), MshrResult::kMerged);
+  EXPECT_EQ(m.add(0, load(0, 1, 3), 0xf), MshrResult::kEntryFull);  // merge limit 2
+  EXPECT_EQ(m.add(128, load(128), 0x1), MshrResult::kTableFull);    // one entry only
+  const auto w = m.release(0);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0].req, 1u);
+  EXPECT_EQ(w[1].req, 2u);
+  EXPECT_FALSE(m.pending(0));
+}
+
+TEST(Mshr, AMergeNeedsTheOutstandingFetchToCoverItsSectors) {
+  MshrTable m(4, 8);
+  EXPECT_EQ(m.add(0, load(0, 0x1, 1), 0x1), MshrResult::kNew);
+  EXPECT_EQ(m.add(0, load(0, 0x2, 2), 0x2), MshrResult::kEntryFull);
+}
+
+// --- L1 -----------------------------------------------------------------------------------------
+
+TEST(L1Cache, HitAfterFillMissMergesAndCompletesEveryWaiter) {
+  RecordPerform perf;
+  L1Params p;
+  p.mshrs = 2;
+  p.mshr_merge = 4;
+  p.miss_queue = 4;
+  L1Cache c(p, CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
+  EXPECT_EQ(c.access(load(0, 1, 1), 0), L1Outcome::kMiss);
+  EXPECT_EQ(c.access(load(0, 2, 2), 1), L1Outcome::kMerged);
+  ASSERT_TRUE(c.has_miss());
+  Packet down = c.front_miss();
+  EXPECT_EQ(down.sectors, 0xfu);  // Fermi L1 fetches the whole line
+  EXPECT_EQ(down.fill, 1);
+  c.pop_miss();
+  std::vector<Packet> done;
+  c.fill(down, done);
+  ASSERT_EQ(done.size(), 2u);
+  // The primary read memory at L2; only the merged load performs at the fill.
+  EXPECT_EQ(perf.order, (std::vector<std::uint32_t>{2}));
+  EXPECT_EQ(c.access(load(0, 4, 3), 50), L1Outcome::kHit);
+  EXPECT_FALSE(c.has_hit(69));
+  EXPECT_TRUE(c.has_hit(70));  // hit latency 20
+  EXPECT_EQ(c.stats().mshr_merges, 1u);
+  EXPECT_EQ(c.stats().hits, 1u);
+}
+
+TEST(L1Cache, FullMshrsAreAReservationFailure) {
+  RecordPerform perf;
+  L1Params p;
+  p.mshrs = 1;
+  L1Cache c(p, CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
+  EXPECT_EQ(c.access(load(0), 0), L1Outcome::kMiss);
+  EXPECT_EQ(c.access(load(128), 1), L1Outcome::kRetry);
+  EXPECT_EQ(c.stats().reservation_failures, 1u);
+}
+
+TEST(L1Cache, StoresAtomicsAndVolatileLoadsBypass) {
+  RecordPerform perf;
+  L1Cache c(L1Params{}, CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
+  Packet st = load(0);
+  st.kind = PacketKind::kStore;
+  Packet at = load(0);
+  at.kind = PacketKind::kAtomic;
+  Packet vol = load(0);
+  vol.bypass_l1 = true;
+  for (const Packet& p : {st, at, vol}) EXPECT_EQ(c.access(p, 0), L1Outcome::kBypass);
+  EXPECT_EQ(c.stats().misses, 0u);
+  EXPECT_TRUE(perf.order.empty());  // nothing performed at L1
+}
+
+// --- interconnect -------------------------------------------------------------------------------
+
+TEST(Crossbar, LatencyIsFlitsPlusWireAndFullOutputsPushBack) {
+  IcntParams p;
+  p.latency = 5;
+  p.flit_bytes = 32;
+  p.input_buffer = 2;
+  p.output_buffer = 1;
+  Crossbar x(2, 1, p);
+  ASSERT_TRUE(x.inject(0, 0, load(0, 1, 1), 136));  // 5 flits
+  std::uint64_t arrived = 0;
+  for (std::uint64_t t = 0; t < 40 && !arrived; ++t) {
+    x.tick(t);
+    if (x.ready(0)) arrived = t;
+  }
+  // Sent at cycle 0; the last of 5 flits leaves at 4 and arrives 5 cycles later.
+  EXPECT_EQ(arrived, 9u);
+  // The ejection buffer (one packet) is not drained: later packets wait at the inputs and
+  // finally the input buffer refuses.
+  EXPECT_TRUE(x.inject(1, 0, load(0, 1, 2), 8));
+  EXPECT_TRUE(x.inject(1, 0, load(0, 1, 3), 8));
+  for (std::uint64_t t = 10; t < 40; ++t) x.tick(t);
+  EXPECT_FALSE(x.inject(1, 0, load(0, 1, 4), 8));
+  EXPECT_GT(x.stats().output_stalls, 0u);
+  x.pop(0);
+  for (std::uint64_t t = 40; t < 60; ++t) x.tick(t);
+  ASSERT_TRUE(x.ready(0));
+  EXPECT_EQ(x.front(0).req, 2u);
+}
+
+// --- DRAM ---------------------------------------------------------------------------------------
+
+std::uint64_t dram_latency(DramChannel& d, Addr local, std::uint64_t& t) {
+  const std::uint64_t start = t;
+  d.push(load(local), local, 32, false);
+  for (;; ++t) {
+    d.tick(t);
+    if (d.has_return()) {
+      d.pop_return();
+      return t - start;
+    }
+  }
+}
+
+TEST(Dram, RowHitIsFasterThanRowMiss) {
+  DramParams p;  // tRCD 12, tCL 12, tRP 12, tRAS 28
+  DramChannel d(p);
+  std::uint64_t t = 0;
+  const std::uint64_t first = dram_latency(d, 0, t);  // closed bank: activate + column
+  t += 100;
+  const std::uint64_t hit = dram_latency(d, 64, t);  // same row
+  t += 100;
+  // Same bank, another row: precharge + activate + column.
+  Addr other_row = Addr{p.row_bytes} * p.banks;
+  while (d.bank_of(other_row) != d.bank_of(0)) other_row += p.row_bytes;
+  ASSERT_NE(d.row_of(other_row), d.row_of(0));
+  const std::uint64_t miss = dram_latency(d, other_row, t);
+  EXPECT_LT(hit, first);
+  EXPECT_LT(first, miss);
+  EXPECT_EQ(miss - hit, p.tRP + p.tRCD);
+  EXPECT_EQ(d.stats().row_hits, 1u);
+  EXPECT_EQ(d.stats().row_misses, 2u);
+}
+
+TEST(Dram, FrFcfsServesAYoungerRowHitFirst) {
+  for (bool frfcfs : {true, false}) {
+    DramParams p;
+    p.fr_fcfs = frfcfs;
+    DramChannel d(p);
+    std::uint64_t t = 0;
+    dram_latency(d, 0, t);  // opens row 0 of bank 0
+    Addr other_row = Addr{p.row_bytes} * p.banks;
+    while (d.bank_of(other_row) != d.bank_of(0)) other_row += p.row_bytes;
+    d.push(load(other_row, 1, 1), other_row, 32, false);  // older, row miss
+    d.push(load(64, 1, 2), 64, 32, false);                // younger, row hit
+    std::vector<std::uint32_t> order;
+    for (; order.size() < 2; ++t) {
+      d.tick(t);
+      while (d.has_return()) {
+        order.push_back(d.front_return().req);
+        d.pop_return();
+      }
+    }
+    EXPECT_EQ(order.front(), frfcfs ? 2u : 1u) << (frfcfs ? "fr_fcfs" : "fcfs");
+  }
+}
+
+TEST(Dram, AFullQueueRefuses) {
+  DramParams p;
+  p.queue = 2;
+  DramChannel d(p);
+  EXPECT_TRUE(d.push(load(0), 0, 32, false));
+  EXPECT_TRUE(d.push(load(128), 128, 32, false));
+  EXPECT_FALSE(d.push(load(256), 256, 32, false));
+  EXPECT_EQ(d.stats().queue_refusals, 1u);
+}
+
+// --- atomic unit --------------------------------------------------------------------------------
+
+struct AtomicLanes : IAtomicLanes {
+  Addr lane_address(const Packet& p, unsigned lane) const override {
+    return same ? 0x100 : 0x100 + 4 * lane + 0x1000 * p.req;
+  }
+  void perform_lane(const Packet& p, unsigned lane) override {
+    done.push_back({now, p.req * 100 + lane});
+  }
+  bool same = true;
+  std::uint64_t now = 0;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> done;
+};
+
+TEST(AtomicUnit, SameAddressOperationsSerializeInArrivalOrder) {
+  for (bool same : {true, false}) {
+    AtomicLanes lanes;
+    lanes.same = same;
+    AtomicParams p;
+    p.same_address_interval = 8;
+    p.ops_per_cycle = 1;
+    AtomicUnit u(p, lanes);
+    Packet a = load(0, 1, 1);
+    a.kind = PacketKind::kAtomic;
+    a.lanes = 0xf;  // four lanes
+    Packet b = a;
+    b.req = 2;
+    u.push(a, 0);
+    u.push(b, 0);
+    for (std::uint64_t t = 0; t < 200; ++t) {
+      lanes.now = t;
+      u.tick(t);
+    }
+    ASSERT_EQ(lanes.done.size(), 8u);
+    EXPECT_EQ(lanes.done.front().second, 100u);  // packet 1 lane 0 first
+    EXPECT_EQ(lanes.done.back().second, 203u);   // packet 2 lane 3 last
+    // One address: one operation every 8 cycles; distinct addresses: one per cycle.
+    EXPECT_EQ(lanes.done.back().first - lanes.done.front().first, same ? 7u * 8 : 7u);
+  }
+}
+
+// --- L2 slice -----------------------------------------------------------------------------------
+
+TEST(L2Slice, MissFetchesFromDramStoresAreVisibleAtOnceAndDirtyLinesWriteBack) {
+  RecordPerform perf;
+  AtomicLanes lanes;
+  L2Params p;
+  p.geo = CacheGeometry{128, 1, 128, 32};  // a single line: every new line evicts
+  p.latency = 10;
+  AddressMapParams mp;
+  mp.partitions = 1;
+  AddressMap map(mp);
+  AtomicUnit atom(AtomicParams{}, lanes);
+  DramChannel dram(DramParams{});
+  L2Slice l2(p, map, perf, atom, dram);
+  auto run = [&](std::uint64_t from, std::uint64_t to, std::vector<std::uint64_t>* replies) {
+    for (std::uint64_t t = from; t < to; ++t) {
+      dram.tick(t);
+      l2.tick(t);
+      while (l2.has_reply(t)) {
+        if (replies) replies->push_back(t);
+        l2.pop_reply();
+      }
+    }
+  };
+  Packet st = load(0, 1, 7);
+  st.kind = PacketKind::kStore;
+  l2.push(st);
+  run(0, 1, nullptr);
+  EXPECT_EQ(perf.order, (std::vector<std::uint32_t>{7}));  // visible when accepted
+  std::vector<std::uint64_t> r;
+  run(1, 30, &r);
+  EXPECT_EQ(r.size(), 1u);
+  l2.push(load(0, 1, 8));  // hit (the store allocated the sector)
+  r.clear();
+  run(30, 60, &r);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0], 40u);      // L2 latency 10
+  l2.push(load(128, 1, 9));  // miss: evicts dirty line 0 (write-back), fetches from DRAM
+  r.clear();
+  run(60, 400, &r);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_GT(r[0], 60u + 10 + DramParams{}.tCL);
+  EXPECT_EQ(l2.stats().writebacks, 1u);
+  EXPECT_EQ(dram.stats().writes, 1u);
+  EXPECT_EQ(dram.stats().reads, 1u);
+}
+
+// --- shared memory ------------------------------------------------------------------------------
+
+func::MemAccess shared_access(unsigned stride_words, std::uint64_t mask = 0xffffffffu) {
+  func::MemAccess a;
+  a.mask = mask;
+  a.bytes = 4;
+  a.vec = 1;
+  for (unsigned l = 0; l < 64; ++l) a.addr[l] = Addr{l} * stride_words * 4;
+  return a;
+}
+
+TEST(SharedMemory, BankConflictsSerializeOneCyclePerWay) {
+  SharedMemoryUnit u(SharedMemParams{});
+  EXPECT_EQ(u.cost(shared_access(1), false).cycles, 1u);  // conflict-free
+  EXPECT_EQ(u.cost(shared_access(2), false).cycles, 2u);  // 2-way
+  EXPECT_EQ(u.cost(shared_access(8), false).cycles, 8u);
+  EXPECT_EQ(u.cost(shared_access(32), false).cycles, 32u);  // every lane in bank 0
+  EXPECT_EQ(u.cost(shared_access(0), false).cycles, 1u);    // broadcast of one word
+}
+
+TEST(SharedMemory, AtomicsCostLockUnitRoundsPerAliasedLockBit) {
+  SharedMemoryUnit u(SharedMemParams{});
+  // Distinct words, distinct banks and lock bits: one attempt (load-lock, modify, store-unlock).
+  const SharedCost free = u.cost(shared_access(1), true);
+  EXPECT_EQ(free.attempts, 1u);
+  EXPECT_EQ(free.cycles, 3u);
+  // Every lane on one word: one winner per attempt, 32 attempts.
+  const SharedCost same = u.cost(shared_access(0), true);
+  EXPECT_EQ(same.attempts, 32u);
+  EXPECT_EQ(same.retries, 31u * 32 / 2);
+  // Words 1024 apart alias one lock bit (seed 001 sec. 3.2) although they are distinct words.
+  const SharedCost alias = u.cost(shared_access(1024, 0x3), true);
+  EXPECT_EQ(alias.attempts, 2u);
+  const SharedCost apart = u.cost(shared_access(1023, 0x3), true);
+  EXPECT_EQ(apart.attempts, 1u);
+}
+
+// --- coalescer ----------------------------------------------------------------------------------
+
+TEST(Coalescer, ContiguousWordsMakeOneLineStridedWordsOneLineEach) {
+  std::vector<Packet> out;
+  func::MemAccess a = shared_access(1);
+  for (unsigned l = 0; l < 32; ++l) a.addr[l] += 0x1000;
+  coalesce(a, PacketKind::kLoad, false, 0, 128, 32, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].sectors, 0xfu);
+  EXPECT_EQ(out[0].lanes, 0xffffffffu);
+  coalesce(shared_access(32), PacketKind::kLoad, false, 0, 128, 32, out);
+  EXPECT_EQ(out.size(), 32u);
+  EXPECT_EQ(out[5].sectors, 0x1u);
+  // Local memory: the same offset in every lane is one contiguous line.
+  coalesce(shared_access(0), PacketKind::kLoad, true, 3, 128, 32, out);
+  EXPECT_EQ(out.size(), 1u);
+  // Atomics count their lane operations.
+  coalesce(shared_access(0), PacketKind::kAtomic, false, 0, 128, 32, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].ops, 32u);
+}
+
+}  // namespace
+}  // namespace simtsync::mem
