@@ -86,7 +86,7 @@ void add_icache(Schema& s) {
       .add_int("sm.icache.hit_latency", 1, 0, 1000, "Cycles from fetch to I-buffer on a hit",
                "GPGPU-Sim 3.x (hit returns the next cycle)")
       .add_int("sm.icache.miss_latency", 120, 0, 100000,
-               "Cycles to fill a missing line (stand-in for an L2 round trip until issue 4)",
+               "Cycles to fill a missing line with mem.model: simple (the hierarchy fills it from L2)",
                "estimate: GPGPU-Sim SM2_GTX480 -gpgpu_l2_rop_latency 120")
       .add_int("sm.icache.mshrs", 2, 1, 1024, "Outstanding instruction-cache misses per SM",
                "GPGPU-Sim SM2_GTX480 -gpgpu_cache:il1 ...,S:2:32 (2 MSHRs)")

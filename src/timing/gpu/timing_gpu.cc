@@ -70,6 +70,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.shared_lock_bits = u("sm.shared.lock_bits");
   s.const_latency = u("mem.const_cache.latency");
   p.hierarchy = c.get_string("mem.model") == "hierarchy";
+  s.icache_fill_from_memory = p.hierarchy;
   mem::HierarchyParams& h = p.hier;
   h.num_sms = p.num_sms;
   h.request_slots = u("mem.requests_per_sm");
@@ -209,12 +210,14 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   if (p_.hierarchy) {
     hier = std::make_unique<mem::MemoryHierarchy>(
         p_.hier, [&](const mem::MemRequest& r, std::uint64_t lanes, bool first) {
-          ex.perform(warp_of(r), *r.access, lanes, first);
+          if (r.access) ex.perform(warp_of(r), *r.access, lanes, first);
         });
   } else {
     simple = std::make_unique<mem::SimpleMemory>(
         p_.mem, static_cast<int>(p_.num_sms),
-        [&](const mem::MemRequest& r) { ex.perform(warp_of(r), *r.access); });
+        [&](const mem::MemRequest& r) {
+          if (r.access) ex.perform(warp_of(r), *r.access);
+        });
   }
   mem::IMemPort& memory = hier ? static_cast<mem::IMemPort&>(*hier) : *simple;
   bool stop = false;

@@ -15,8 +15,9 @@ namespace simtsync::mem {
 
 enum class ReqKind : std::uint8_t { kLoad, kStore, kAtomic };
 // Which path a request takes: global (L1, or L2 when it bypasses L1), thread-private local
-// memory (through L1), or the constant cache.
-enum class ReqSpace : std::uint8_t { kGlobal, kLocal, kConst };
+// memory (through L1), the constant cache, or an instruction-cache fill (from L2; no access,
+// `first_address` is the line).
+enum class ReqSpace : std::uint8_t { kGlobal, kLocal, kConst, kInst };
 
 struct MemRequest {
   ReqKind kind = ReqKind::kLoad;

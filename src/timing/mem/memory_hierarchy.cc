@@ -10,6 +10,7 @@ namespace simtsync::mem {
 namespace {
 
 inline constexpr Addr kConstBase = Addr{1} << 56;
+inline constexpr Addr kInstBase = Addr{1} << 57;
 
 }  // namespace
 
@@ -60,14 +61,22 @@ bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
                                                       : PacketKind::kAtomic;
   const bool cst = r.space == ReqSpace::kConst;
   const unsigned line = p_.l1.geo.line;
-  coalesce(*r.access, kind, r.space == ReqSpace::kLocal, r.sm * 64 + r.warp_slot, line,
-           p_.l1.geo.sector, s.pending);
+  if (r.space == ReqSpace::kInst) {
+    // An instruction-cache fill: the whole line, straight to L2.
+    s.pending.assign(1, Packet{});
+    s.pending[0].line = kInstBase + r.first_address / line * line;
+    s.pending[0].sectors = (1u << (line / p_.l1.geo.sector)) - 1;
+    s.pending[0].lanes = 0;
+  } else {
+    coalesce(*r.access, kind, r.space == ReqSpace::kLocal, r.sm * 64 + r.warp_slot, line,
+             p_.l1.geo.sector, s.pending);
+  }
   for (Packet& pk : s.pending) {
     if (cst) pk.line += kConstBase;
     pk.sm = r.sm;
     pk.req = id;
     pk.partition = static_cast<int>(map_.partition_of(pk.line));
-    pk.bypass_l1 = r.bypass_l1 || kind == PacketKind::kAtomic;
+    pk.bypass_l1 = r.bypass_l1 || kind == PacketKind::kAtomic || r.space == ReqSpace::kInst;
     pk.born = now;
     st_.atomic_lane_ops += pk.ops;
   }

@@ -116,36 +116,47 @@ OpClass Sm::op_class(const func::ExecInst& in) const {
   using ptx::Opcode;
   switch (ptx::opcode_unit(in.op)) {
     case ptx::UnitClass::kMem:
-    case ptx::UnitClass::kAtomic: return OpClass::kMem;
-    case ptx::UnitClass::kSfu: return OpClass::kSfu;
+    case ptx::UnitClass::kAtomic:
+      return OpClass::kMem;
+    case ptx::UnitClass::kSfu:
+      return OpClass::kSfu;
     case ptx::UnitClass::kCtrl:
     case ptx::UnitClass::kBarrier:
     case ptx::UnitClass::kFence:
     case ptx::UnitClass::kWarp:
-    case ptx::UnitClass::kMisc: return OpClass::kCtrl;
-    default: break;
+    case ptx::UnitClass::kMisc:
+      return OpClass::kCtrl;
+    default:
+      break;
   }
   const bool f64 = in.a.type == ptx::DType::kF64 || in.a.stype == ptx::DType::kF64;
   if (f64) return OpClass::kDp;
   const bool fp = ptx::dtype_is_float(in.a.type);
   switch (in.op) {
     case Opcode::kDiv:
-    case Opcode::kRem: return fp ? OpClass::kFpDiv : OpClass::kIdiv;
+    case Opcode::kRem:
+      return fp ? OpClass::kFpDiv : OpClass::kIdiv;
     case Opcode::kMul:
     case Opcode::kMad:
     case Opcode::kMul24:
     case Opcode::kMad24:
-    case Opcode::kMadc: return fp ? OpClass::kFp : OpClass::kImul;
-    default: return fp ? OpClass::kFp : OpClass::kInt;
+    case Opcode::kMadc:
+      return fp ? OpClass::kFp : OpClass::kImul;
+    default:
+      return fp ? OpClass::kFp : OpClass::kInt;
   }
 }
 
 UnitKind Sm::unit_of(const func::ExecInst& in) const {
   switch (op_class(in)) {
-    case OpClass::kMem: return UnitKind::kLdst;
-    case OpClass::kSfu: return UnitKind::kSfu;
-    case OpClass::kDp: return p_.dp_on_sfu ? UnitKind::kSfu : UnitKind::kDp;
-    default: return UnitKind::kSp;
+    case OpClass::kMem:
+      return UnitKind::kLdst;
+    case OpClass::kSfu:
+      return UnitKind::kSfu;
+    case OpClass::kDp:
+      return p_.dp_on_sfu ? UnitKind::kSfu : UnitKind::kDp;
+    default:
+      return UnitKind::kSp;
   }
 }
 
@@ -179,11 +190,11 @@ Cycle Sm::next_event(Cycle now) const {
   if (live_ctas_ == 0) return t;
   if (!wb_.empty()) t = std::min(t, wb_.top().at);
   for (const auto& sp : shared_pending_) t = std::min(t, sp.at);
-  if (!ldst_queue_.empty() && !ldst_refused_) return now + 1;
+  if ((!ldst_queue_.empty() && !ldst_refused_) || !ifill_queue_.empty()) return now + 1;
   if (shared_.busy_until() > now) t = std::min(t, shared_.busy_until());
   for (const auto& ws : slots_) {
     if (!ws.warp || ws.done) continue;
-    if (ws.fetch_ready > now) t = std::min(t, ws.fetch_ready);
+    if (ws.fetch_ready > now && ws.fetch_ready != kWaitFill) t = std::min(t, ws.fetch_ready);
     for (unsigned i = 0; i < ws.ib_count; ++i)
       if (ws.ib[i].ready > now) t = std::min(t, ws.ib[i].ready);
   }
@@ -196,6 +207,13 @@ Cycle Sm::next_event(Cycle now) const {
 void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
   woken_ = true;
   ldst_refused_ = false;
+  if (r.space == mem::ReqSpace::kInst) {
+    std::erase(ifill_inflight_, r.first_address);
+    for (auto& ws : slots_)
+      if (ws.warp && ws.fetch_ready == kWaitFill && ws.ifill_line == r.first_address)
+        ws.fetch_ready = now;
+    return;
+  }
   finish_access(r.warp_slot, r.access, now);
 }
 

@@ -28,6 +28,8 @@
 namespace simtsync::sm {
 
 inline constexpr unsigned kMaxIbuffer = 8;
+// WarpSlot::fetch_ready while its I-cache line is being fetched from memory.
+inline constexpr Cycle kWaitFill = ~Cycle{0} - 1;
 
 struct WarpSlot {
   func::Warp* warp = nullptr;  // nullptr: free slot
@@ -41,19 +43,20 @@ struct WarpSlot {
   Entry ib[kMaxIbuffer];
   unsigned ib_count = 0;
   Pc fetch_pc = 0;
-  bool fetch_stop = false;       // a control instruction is buffered: fetch waits for it
-  Cycle fetch_ready = 0;         // an I-cache miss is being filled until then
-  bool control_flush = false;    // the buffer was flushed by a control transfer
+  bool fetch_stop = false;     // a control instruction is buffered: fetch waits for it
+  Cycle fetch_ready = 0;       // an I-cache miss is being filled until then
+  Addr ifill_line = 0;         // the line an I-cache fill from memory brings (kWaitFill)
+  bool control_flush = false;  // the buffer was flushed by a control transfer
   Scoreboard sb;
-  unsigned pending_loads = 0;    // loads and atomics in flight
-  unsigned pending_stores = 0;   // stores in flight (fences wait for them)
-  bool done = false;             // every thread exited; waits for memory, then CTA exit
-  bool blocked = false;          // waits on the scoreboard or a fence: skip until a release
-  bool blocked_ldst = false;     // its memory instruction found the LD/ST queue full
+  unsigned pending_loads = 0;   // loads and atomics in flight
+  unsigned pending_stores = 0;  // stores in flight (fences wait for them)
+  bool done = false;            // every thread exited; waits for memory, then CTA exit
+  bool blocked = false;         // waits on the scoreboard or a fence: skip until a release
+  bool blocked_ldst = false;    // its memory instruction found the LD/ST queue full
 };
 
 struct CtaSlot {
-  int cta = -1;                  // index in the launch; -1 = free
+  int cta = -1;  // index in the launch; -1 = free
   std::vector<int> warp_slots;
   unsigned threads = 0, registers = 0, shared = 0;
 };
@@ -150,12 +153,14 @@ class Sm {
   SmStats stats_;
   std::function<void(func::Warp&, Pc)> on_step_;
   mem::SharedMemoryUnit shared_;
+  std::vector<Addr> ifill_queue_;     // I-cache lines to request from memory, in order
+  std::vector<Addr> ifill_inflight_;  // requested, not back yet
   bool woken_ = false;
-  bool ldst_refused_ = false;     // the memory port refused the queue head: wait for a response
+  bool ldst_refused_ = false;       // the memory port refused the queue head: wait for a response
   std::uint64_t ldst_blocked_ = 0;  // slots waiting for room in the LD/ST queue
-  std::uint64_t fetchable_ = 0;               // slots whose I-buffer wants an instruction
-  std::uint64_t version_ = 0;                 // bumps when warps arrive, finish or leave
-  std::vector<std::uint64_t> view_version_;   // per scheduler: version its view was built at
+  std::uint64_t fetchable_ = 0;     // slots whose I-buffer wants an instruction
+  std::uint64_t version_ = 0;       // bumps when warps arrive, finish or leave
+  std::vector<std::uint64_t> view_version_;  // per scheduler: version its view was built at
   std::vector<std::vector<sched::SchedWarp>> views_;
   std::vector<std::uint8_t> view_any_warp_, view_any_live_;
   std::vector<std::vector<int>> orders_;  // per scheduler (policies may keep them between cycles)

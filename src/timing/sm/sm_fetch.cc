@@ -1,6 +1,7 @@
 // Fetch stage: fills per-warp I-buffers through the I-cache, in the order of the fetch policy
-// (sm.fetch_policy.impl; sm.fetch_width warps per cycle). Fetch stops after a control instruction until it issues
-// (no fetch past an unresolved branch).
+// (sm.fetch_policy.impl; sm.fetch_width warps per cycle). Fetch stops after a control instruction
+// until it issues (no fetch past an unresolved branch).
+#include <algorithm>
 #include <bit>
 
 #include "timing/sm/sm.h"
@@ -29,7 +30,18 @@ bool Sm::fetch(Cycle now) {
     ++fetched;
     fetch_policy_->fetched(si, now);
     if (!icache_.access(ws.fetch_pc, now)) {
-      ws.fetch_ready = now + p_.icache_miss_latency;
+      if (p_.icache_fill_from_memory) {
+        // The line comes from L2 through the memory port; the warp waits for the response.
+        const Addr line = ws.fetch_pc / p_.icache_line * p_.icache_line;
+        ws.fetch_ready = kWaitFill;
+        ws.ifill_line = line;
+        if (std::find(ifill_queue_.begin(), ifill_queue_.end(), line) == ifill_queue_.end() &&
+            std::find(ifill_inflight_.begin(), ifill_inflight_.end(), line) ==
+                ifill_inflight_.end())
+          ifill_queue_.push_back(line);
+      } else {
+        ws.fetch_ready = now + p_.icache_miss_latency;
+      }
       ++stats_.icache_stall_cycles;
       any = true;
       continue;

@@ -40,6 +40,19 @@ void Sm::ldst(Cycle now) {
       ++i;
     }
   }
+  // Instruction-cache fills go first: a warp without instructions cannot issue at all.
+  if (!ifill_queue_.empty()) {
+    mem::MemRequest f;
+    f.kind = mem::ReqKind::kLoad;
+    f.space = mem::ReqSpace::kInst;
+    f.sm = id_;
+    f.warp_slot = -1;
+    f.first_address = ifill_queue_.front();
+    f.issued = now;
+    if (!port_.try_send(f, now)) return;
+    ifill_inflight_.push_back(ifill_queue_.front());
+    ifill_queue_.erase(ifill_queue_.begin());
+  }
   if (ldst_queue_.empty()) return;
   const LdstEntry e = ldst_queue_.front();
   func::MemAccess& acc = *e.access;

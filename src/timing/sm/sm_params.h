@@ -30,6 +30,8 @@ struct SmParams {
   // I-cache (sm.icache.*)
   unsigned icache_bytes = 8192, icache_line = 128, icache_assoc = 4;
   unsigned icache_hit_latency = 1, icache_miss_latency = 100;
+  bool icache_fill_from_memory = false;  // misses fill through the memory port (from L2)
+                                         // instead of after icache_miss_latency
   // Units (sm.units.*)
   unsigned units[static_cast<int>(UnitKind::kCount)] = {2, 1, 1, 1};
   bool dp_on_sfu = false;          // sm.units.dp == 0: double precision uses the SFU
