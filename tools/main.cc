@@ -91,7 +91,7 @@ int cmd_run(const RunOptions& o, const std::string& json_path, const std::string
   return static_cast<int>(r.exit_code);
 }
 
-int cmd_bench(bool json, bool quick) {
+int cmd_bench(bool json, bool quick, const std::map<std::string, std::string>& sets) {
   struct Case {
     const char* mode;
     const char* workload;
@@ -108,6 +108,7 @@ int cmd_bench(bool json, bool quick) {
     o.mode = c.mode;
     o.config = c.config;
     o.size = quick ? workloads::Size::kTest : workloads::Size::kDefault;
+    if (std::string(c.mode) == "timing") o.sets = sets;  // config keys for the timing cases
     RunRecord r = run_workload(o);
     if (r.exit_code != ExitCode::kOk) rc = static_cast<int>(r.exit_code);
     nlohmann::json j;
@@ -164,6 +165,9 @@ int real_main(int argc, char** argv) {
   bool bench_json = false, bench_quick = false;
   bench->add_flag("--json", bench_json, "print a JSON list of records");
   bench->add_flag("--quick", bench_quick, "use test sizes (smoke test)");
+  std::vector<std::string> bench_sets;
+  bench->add_option("--set", bench_sets,
+                    "override a config key in the timing cases (e.g. mem.model=simple)");
 
   auto* analyze = app.add_subcommand("analyze", "control-flow report of a PTX or CUDA file");
   AnalyzeOptions ao;
@@ -199,7 +203,7 @@ int real_main(int argc, char** argv) {
       ro.sets = parse_sets(sets);
       return cmd_run(ro, json_path, csv_path);
     }
-    if (*bench) return cmd_bench(bench_json, bench_quick);
+    if (*bench) return cmd_bench(bench_json, bench_quick, parse_sets(bench_sets));
     if (*analyze) return cmd_analyze(ao);
     if (*transform) return cmd_transform(to);
   } catch (const Error& e) {

@@ -273,6 +273,9 @@ void add_hierarchy(Schema& s) {
                "GPGPU-Sim SM2_GTX480 -gpgpu_dram_burst_length 8")
       .add_int("mem.dram.queue", 16, 1, 1 << 16, "Requests the DRAM scheduler chooses among",
                "GPGPU-Sim SM2_GTX480 -gpgpu_frfcfs_dram_sched_queue_size 16")
+      .add_int("mem.dram.latency", 100, 0, 100000,
+               "Memory controller and PHY pipeline added to every DRAM read, DRAM cycles",
+               "GPGPU-Sim SM2_GTX480 -dram_latency 100")
       .add_choice("mem.dram.scheduler", "fr_fcfs", {"fr_fcfs", "fcfs"},
                   "DRAM request scheduling (FR-FCFS: row hits first)",
                   "GPGPU-Sim SM2_GTX480 -gpgpu_dram_scheduler 1 (FR-FCFS)")
@@ -291,10 +294,12 @@ void add_misc(Schema& s) {
       .add_int("watchdog.max_cycles", 0, 0, kNoLimit,
                "Timing mode: stop with a suspected-livelock report at this cycle (0: no limit)",
                "issue 3")
-      .add_int("watchdog.no_completion_window", 5000000, 0, kNoLimit,
+      .add_int("watchdog.no_completion_window", 50000000, 0, kNoLimit,
                "Timing mode: cycles without any CTA completing before a suspected-livelock "
-               "report (0: off)",
-               "estimate: far longer than any CTA of the shipped workloads")
+               "report (0: off); a backstop for livelocks that keep changing memory, which the "
+               "quiet-cycles check cannot see",
+               "estimate: contended default-size runs (ht with 64 buckets, tl_cg, am_cg) go "
+               "beyond 5M cycles before their first CTA completes")
       .add_int("watchdog.quiet_cycles", 200000, 0, INT64_MAX,
                "Timing mode: cycles without progress (no memory value change, warp exit or "
                "barrier release) before warps are checked for repeating states (livelock)",

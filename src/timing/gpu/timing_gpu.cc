@@ -117,6 +117,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   d.data_rate = u("mem.dram.data_rate");
   d.burst_length = u("mem.dram.burst_length");
   d.queue = u("mem.dram.queue");
+  d.latency = u("mem.dram.latency");
   d.fr_fcfs = c.get_string("mem.dram.scheduler") == "fr_fcfs";
   h.clock.core_mhz = p.core_clock_mhz;
   h.clock.icnt_mhz = c.get_float("clock.icnt_mhz");

@@ -31,7 +31,7 @@ struct GpuParams {
   bool hierarchy = true;              // mem.model: hierarchy (else the simple stand-in)
   mem::HierarchyParams hier;
   Cycle max_cycles = 0;               // 0: no limit
-  Cycle no_completion_window = 5'000'000;
+  Cycle no_completion_window = 50'000'000;
   func::WatchdogOptions watchdog;
 };
 

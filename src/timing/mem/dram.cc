@@ -69,7 +69,7 @@ void DramChannel::issue(std::size_t i, std::uint64_t now) {
 void DramChannel::tick(std::uint64_t now) {
   now_ = now;
   ++stats_.cycles;
-  while (!done_.empty() && done_.front().at <= now) {
+  while (!done_.empty() && done_.front().at + p_.latency <= now) {
     returned_.push_back(done_.front().p);
     done_.pop_front();
   }

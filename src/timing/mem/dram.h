@@ -2,7 +2,8 @@
 // tCL/tWL/tRCD/tRP/tRAS/tRC/tRRD/tCCD, a shared data bus moving `bus_bytes` per beat at
 // `data_rate` beats per clock in bursts of `burst_length` beats, and a request queue scheduled
 // FR-FCFS (the oldest row hit whose bank is ready first, else the oldest request whose bank is
-// ready) or FCFS. Times are DRAM clock cycles. When a request is chosen its command sequence
+// ready) or FCFS; a read's data returns `latency` cycles (the controller and PHY pipeline)
+// after its last beat. Times are DRAM clock cycles. When a request is chosen its command sequence
 // (precharge, activate, column) is placed at the earliest times the constraints allow.
 #pragma once
 

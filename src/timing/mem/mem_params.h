@@ -58,6 +58,7 @@ struct DramParams {  // mem.dram.* (one channel per memory partition)
   unsigned data_rate = 4;     // data beats per DRAM clock (2: DDR, 4: GDDR5)
   unsigned burst_length = 8;  // beats per burst
   unsigned queue = 32;        // mem.dram.queue: requests the scheduler can choose among
+  unsigned latency = 100;     // mem.dram.latency: controller and PHY pipeline, DRAM cycles
   bool fr_fcfs = true;        // mem.dram.scheduler: fr_fcfs | fcfs
 };
 
