@@ -1,5 +1,6 @@
 // Parameters of the memory hierarchy, filled from the typed config (keys in parentheses; see
-// docs/configs.md and configs/*.yaml for the values of each GPU and their sources).
+// src/config/gpu_schema.cc (descriptions, defaults) and configs/*.yaml for each GPU's values and
+// sources).
 #pragma once
 
 #include <cstdint>
