@@ -38,20 +38,29 @@ void Crossbar::tick(std::uint64_t now) {
     }
   if (queued_ == 0) return;
   const auto n_in = static_cast<unsigned>(inputs_.size());
+  // For each output, the input whose head wants it that comes first in round-robin order from
+  // the output's pointer (one pass over the inputs, not one per output).
+  best_.assign(output_free_.size(), kNone);
+  for (unsigned i = 0; i < n_in; ++i) {
+    const auto& q = inputs_[i];
+    if (q.empty() || input_free_[i] > now) continue;
+    const unsigned o = q.front().out;
+    const unsigned b = best_[o];
+    if (b == kNone || (i + n_in - rr_[o]) % n_in < (b + n_in - rr_[o]) % n_in) best_[o] = i;
+  }
   for (unsigned o = 0; o < output_free_.size(); ++o) {
     if (output_free_[o] > now) {
       ++stats_.busy_output_cycles;
       continue;
     }
-    const bool room = wire_[o].size() + eject_[o].size() < eject_[o].capacity();
-    for (unsigned k = 0; k < n_in; ++k) {
-      const unsigned i = (rr_[o] + k) % n_in;
+    const unsigned i = best_[o];
+    if (i == kNone) continue;
+    if (wire_[o].size() + eject_[o].size() >= eject_[o].capacity()) {
+      ++stats_.output_stalls;
+      continue;
+    }
+    {
       auto& q = inputs_[i];
-      if (q.empty() || q.front().out != o || input_free_[i] > now) continue;
-      if (!room) {
-        ++stats_.output_stalls;
-        break;
-      }
       Flow f = q.front();
       q.pop();
       --queued_;
@@ -63,7 +72,6 @@ void Crossbar::tick(std::uint64_t now) {
       stats_.busy_output_cycles++;
       stats_.latency_sum += now + cycles - 1 + p_.latency - f.injected;
       rr_[o] = (i + 1) % n_in;
-      break;
     }
   }
 }

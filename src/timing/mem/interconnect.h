@@ -50,6 +50,8 @@ class Crossbar {
   std::vector<BoundedQueue<Flow>> inputs_;
   std::vector<std::uint64_t> input_free_, output_free_;
   std::vector<unsigned> rr_;
+  static constexpr unsigned kNone = ~0u;
+  std::vector<unsigned> best_;           // scratch: chosen input per output
   std::vector<DelayPipe<Packet>> wire_;  // per output: packets in flight
   std::vector<BoundedQueue<Packet>> eject_;
   std::uint64_t now_ = 0;

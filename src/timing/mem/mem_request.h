@@ -43,11 +43,11 @@ class IMemPort {
   virtual bool pop_response(int sm, Cycle now, MemRequest& out) = 0;
   virtual void tick(Cycle now) = 0;
   virtual bool busy() const = 0;  // requests in flight
-  // After try_send refused `sm`: true when only a response can make room (the SM may sleep
-  // until one arrives), false when the port merely needs a few cycles.
-  virtual bool refusal_waits_for_response(int sm) const {
-    (void)sm;
-    return true;
+  // After try_send refused `sm` at `now`: the earliest cycle a retry can succeed, or ~0 when
+  // only a response can make room (the SM may sleep until one arrives).
+  virtual Cycle retry_at(int sm, Cycle now) const {
+    (void)sm, (void)now;
+    return ~Cycle{0};
   }
   // Earliest cycle at which something will happen (for skipping idle cycles); kNever if none.
   virtual Cycle next_event() const = 0;

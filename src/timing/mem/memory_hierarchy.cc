@@ -158,6 +158,7 @@ unsigned MemoryHierarchy::reply_bytes(const Packet& p) const {
 void MemoryHierarchy::tick_core(Cycle now) {
   for (size_t i = 0; i < sms_.size(); ++i) {
     SmSide& s = sms_[i];
+    if (s.in_flight == 0) continue;  // nothing of this SM is anywhere in the hierarchy
     const auto sm = static_cast<unsigned>(i);
     // Replies: fills install their line and complete the loads waiting on it.
     while (rep_net_.ready(sm)) {

@@ -53,8 +53,10 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   bool pop_response(int sm, Cycle now, MemRequest& out) override;
   void tick(Cycle now) override;
   bool busy() const override { return outstanding_ != 0; }
-  bool refusal_waits_for_response(int sm) const override {
-    return sms_[static_cast<size_t>(sm)].pending.empty();
+  Cycle retry_at(int sm, Cycle now) const override {
+    // The coalescer moves at most one packet per cycle into L1.
+    const SmSide& s = sms_[static_cast<size_t>(sm)];
+    return s.pending.empty() ? kNever : now + (s.pending.size() - s.next);
   }
   Cycle next_event() const override;
   HierarchyStats stats() const;

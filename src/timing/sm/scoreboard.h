@@ -25,7 +25,8 @@ class Scoreboard {
   }
   bool empty() const { return pending_.empty(); }
   bool pending(std::uint32_t reg) const {
-    return reg != func::kNoReg && std::find(pending_.begin(), pending_.end(), reg) != pending_.end();
+    return reg != func::kNoReg &&
+           std::find(pending_.begin(), pending_.end(), reg) != pending_.end();
   }
   // True when the instruction reads or writes a pending register.
   bool hazard(const func::ExecInst& in) const {

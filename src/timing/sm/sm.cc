@@ -190,7 +190,10 @@ Cycle Sm::next_event(Cycle now) const {
   if (live_ctas_ == 0) return t;
   if (!wb_.empty()) t = std::min(t, wb_.top().at);
   for (const auto& sp : shared_pending_) t = std::min(t, sp.at);
-  if ((!ldst_queue_.empty() && !ldst_refused_) || !ifill_queue_.empty()) return now + 1;
+  if (!ldst_queue_.empty() || !ifill_queue_.empty()) {
+    if (!ldst_refused_) return now + 1;
+    t = std::min(t, std::max(ldst_retry_at_, now + 1));
+  }
   if (shared_.busy_until() > now) t = std::min(t, shared_.busy_until());
   for (const auto& ws : slots_) {
     if (!ws.warp || ws.done) continue;

@@ -156,10 +156,11 @@ class Sm {
   std::vector<Addr> ifill_queue_;     // I-cache lines to request from memory, in order
   std::vector<Addr> ifill_inflight_;  // requested, not back yet
   bool woken_ = false;
-  bool ldst_refused_ = false;       // the memory port refused the queue head: wait for a response
-  std::uint64_t ldst_blocked_ = 0;  // slots waiting for room in the LD/ST queue
-  std::uint64_t fetchable_ = 0;     // slots whose I-buffer wants an instruction
-  std::uint64_t version_ = 0;       // bumps when warps arrive, finish or leave
+  bool ldst_refused_ = false;                // the memory port refused the queue head ...
+  Cycle ldst_retry_at_ = 0;                  // ... and can take it from then (~0: after a response)
+  std::uint64_t ldst_blocked_ = 0;           // slots waiting for room in the LD/ST queue
+  std::uint64_t fetchable_ = 0;              // slots whose I-buffer wants an instruction
+  std::uint64_t version_ = 0;                // bumps when warps arrive, finish or leave
   std::vector<std::uint64_t> view_version_;  // per scheduler: version its view was built at
   std::vector<std::vector<sched::SchedWarp>> views_;
   std::vector<std::uint8_t> view_any_warp_, view_any_live_;

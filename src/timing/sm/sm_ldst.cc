@@ -49,7 +49,12 @@ void Sm::ldst(Cycle now) {
     f.warp_slot = -1;
     f.first_address = ifill_queue_.front();
     f.issued = now;
-    if (!port_.try_send(f, now)) return;
+    if (!port_.try_send(f, now)) {
+      ldst_refused_ = true;
+      ldst_retry_at_ = port_.retry_at(id_, now);
+      return;
+    }
+    ldst_refused_ = false;
     ifill_inflight_.push_back(ifill_queue_.front());
     ifill_queue_.erase(ifill_queue_.begin());
   }
@@ -90,9 +95,10 @@ void Sm::ldst(Cycle now) {
   r.bypass_l1 = bypasses_l1(in);
   if (!port_.try_send(r, now)) {
     ++stats_.memory_refusals;
-    // Retried after the next memory response wakes this SM, or next cycle when the port
-    // only needs time (its coalescer is still busy with the previous request).
-    ldst_refused_ = port_.refusal_waits_for_response(id_);
+    // Retried after the next memory response wakes this SM, or when the port says it can
+    // take it (its coalescer is still busy with the previous request).
+    ldst_refused_ = true;
+    ldst_retry_at_ = port_.retry_at(id_, now);
     return;
   }
   ldst_refused_ = false;

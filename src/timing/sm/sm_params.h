@@ -12,19 +12,30 @@ namespace simtsync::sm {
 enum class UnitKind : std::uint8_t { kSp, kSfu, kDp, kLdst, kCount };
 
 // Latency classes of instructions (sm.latency.*, sm.ii.*).
-enum class OpClass : std::uint8_t { kInt, kImul, kIdiv, kFp, kFpDiv, kDp, kSfu, kCtrl, kMem, kCount };
+enum class OpClass : std::uint8_t {
+  kInt,
+  kImul,
+  kIdiv,
+  kFp,
+  kFpDiv,
+  kDp,
+  kSfu,
+  kCtrl,
+  kMem,
+  kCount
+};
 
 struct SmParams {
   unsigned warp_size = 32;
-  unsigned max_threads = 1536;     // sm.max_threads
-  unsigned max_warps = 48;         // sm.max_warps
-  unsigned max_ctas = 8;           // sm.max_ctas
-  unsigned registers = 32768;      // sm.registers
-  unsigned shared_bytes = 49152;   // sm.shared_memory_bytes
-  unsigned num_schedulers = 2;     // sm.num_schedulers
-  unsigned simd_width = 32;        // sm.simd_width
-  unsigned ibuffer_slots = 2;      // sm.ibuffer_slots
-  unsigned fetch_width = 1;        // sm.fetch_width
+  unsigned max_threads = 1536;    // sm.max_threads
+  unsigned max_warps = 48;        // sm.max_warps
+  unsigned max_ctas = 8;          // sm.max_ctas
+  unsigned registers = 32768;     // sm.registers
+  unsigned shared_bytes = 49152;  // sm.shared_memory_bytes
+  unsigned num_schedulers = 2;    // sm.num_schedulers
+  unsigned simd_width = 32;       // sm.simd_width
+  unsigned ibuffer_slots = 2;     // sm.ibuffer_slots
+  unsigned fetch_width = 1;       // sm.fetch_width
   sched::SchedulerParams scheduler;
   std::string fetch_policy = "rr";  // sm.fetch_policy.impl
   // I-cache (sm.icache.*)
@@ -34,15 +45,15 @@ struct SmParams {
                                          // instead of after icache_miss_latency
   // Units (sm.units.*)
   unsigned units[static_cast<int>(UnitKind::kCount)] = {2, 1, 1, 1};
-  bool dp_on_sfu = false;          // sm.units.dp == 0: double precision uses the SFU
+  bool dp_on_sfu = false;  // sm.units.dp == 0: double precision uses the SFU
   // Latency and initiation interval per op class (sm.latency.*, sm.ii.*)
   unsigned latency[static_cast<int>(OpClass::kCount)] = {4, 8, 32, 4, 32, 8, 20, 4, 1};
   unsigned ii[static_cast<int>(OpClass::kCount)] = {1, 2, 8, 1, 8, 4, 4, 1, 1};
-  unsigned shared_latency = 24;    // sm.shared.latency
-  unsigned shared_banks = 32;      // sm.shared.banks
+  unsigned shared_latency = 24;      // sm.shared.latency
+  unsigned shared_banks = 32;        // sm.shared.banks
   unsigned shared_lock_bits = 1024;  // sm.shared.lock_bits
-  unsigned const_latency = 8;      // mem.const_cache.latency (kernel parameters)
-  unsigned ldst_queue = 8;         // memory instructions waiting in the LD/ST unit
+  unsigned const_latency = 8;        // mem.const_cache.latency (kernel parameters)
+  unsigned ldst_queue = 8;           // memory instructions waiting in the LD/ST unit
 };
 
 }  // namespace simtsync::sm

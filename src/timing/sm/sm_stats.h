@@ -13,10 +13,18 @@ namespace simtsync::sm {
 // control transfer), fetch (I-buffer empty otherwise: I-cache miss, fetch bandwidth), exit
 // (warps finished, waiting for their CTA), idle (no warps).
 enum class StallKind : std::uint8_t {
-  kIssued, kStructural, kData, kBarrier, kControl, kFetch, kExit, kIdle, kCount
+  kIssued,
+  kStructural,
+  kData,
+  kBarrier,
+  kControl,
+  kFetch,
+  kExit,
+  kIdle,
+  kCount
 };
-inline constexpr const char* kStallNames[] = {"issued", "structural", "data",  "barrier",
-                                              "control", "fetch",     "exit",  "idle"};
+inline constexpr const char* kStallNames[] = {"issued",  "structural", "data", "barrier",
+                                              "control", "fetch",      "exit", "idle"};
 
 struct SchedStats {
   std::uint64_t cycles[static_cast<int>(StallKind::kCount)] = {};
@@ -24,7 +32,7 @@ struct SchedStats {
 };
 
 struct SmStats {
-  std::uint64_t active_cycles = 0;        // cycles with at least one CTA resident
+  std::uint64_t active_cycles = 0;  // cycles with at least one CTA resident
   std::uint64_t warp_instructions = 0;
   std::uint64_t thread_instructions = 0;
   std::uint64_t unit_busy[4] = {};        // per UnitKind: pipeline-cycles occupied
@@ -32,7 +40,7 @@ struct SmStats {
   std::uint64_t ibuffer_flushes = 0;      // control transfers that emptied an I-buffer
   std::uint64_t icache_stall_cycles = 0;  // warp-cycles waiting for an I-cache fill
   std::uint64_t shared_conflict_cycles = 0;
-  std::uint64_t memory_refusals = 0;      // LD/ST unit found the memory port full
+  std::uint64_t memory_refusals = 0;  // LD/ST unit found the memory port full
   std::uint64_t ctas_completed = 0;
   std::vector<SchedStats> sched;
 };
