@@ -86,7 +86,8 @@ text = simtsync("sweep", failing, "--out", out3)
 check("1 ok, 1 failed" in text, "one point failed, the other ran")
 rows = {r["point"]: r for r in read_csv(os.path.join(out3, "results.csv"))}
 bad = rows["naive_lock.tiny.test.default"]
-check(bad["status"] == "failed" and bad["exit_code"] == "3" and "deadlock" in bad["reason"],
+check(bad["status"] == "failed" and bad["exit_code"] == "3"
+      and "cannot finish" in bad["reason"] and "deadlock" in bad["reason"],
       f"the failure is recorded with exit code 3 and a reason ({bad['reason']})")
 check(ran(simtsync("sweep", failing, "--out", out3)) == 0, "a failed point counts as done")
 check(ran(simtsync("sweep", failing, "--out", out3, "--rerun-failed")) == 1,

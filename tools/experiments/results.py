@@ -81,7 +81,10 @@ def failure_reason(out, pid, rc, run_json):
     if run_json:
         report = run_json.get("watchdog_report", "")
         lines = [x.strip() for x in (report or run_json.get("message", "")).splitlines()]
-        detail = next((x for x in lines if x), "")
+        lines = [x for x in lines if x]
+        # The watchdog's verdict ("kernel K cannot finish: ...") says more than its first line.
+        verdict = [x.split("watchdog: ", 1)[1] for x in lines if "watchdog: " in x]
+        detail = verdict[0] if verdict else (lines[0] if lines else "")
     else:
         try:
             with open(point_path(out, pid, "log"), errors="replace") as f:

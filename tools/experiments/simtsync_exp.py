@@ -7,6 +7,7 @@ See docs/experiments.md.
 """
 import argparse
 import os
+import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -53,6 +54,7 @@ def parse(argv):
 def main(argv):
     args = parse(argv)
     sys.stdout.reconfigure(line_buffering=True)  # keeps stdout in order with stderr's progress
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `simtsync sweep ... | head` ends quietly
     try:
         from experiment import Experiment, ExperimentError, find_experiment
     except ModuleNotFoundError as e:
