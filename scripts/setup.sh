@@ -3,7 +3,8 @@
 # used by both README commands and by .ci/run.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libcli11-dev libfmt-dev
-      nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev python3)
+      nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev python3 python3-yaml
+      python3-matplotlib python3-numpy)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,4 +1,4 @@
-// The simtsync command: list, run, bench, analyze, transform.
+// The simtsync command: list, run, bench, analyze, transform, sweep, report.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cmd_analyze.h"
+#include "cmd_experiments.h"
 #include "cmd_transform.h"
 #include "run_workload.h"
 #include "stats/exec_report.h"
@@ -54,7 +55,12 @@ int cmd_list(const std::string& name) {
   return 0;
 }
 
-int cmd_run(const RunOptions& o, const std::string& json_path, const std::string& csv_path) {
+int cmd_run(const RunOptions& o, const std::string& json_path, const std::string& csv_path,
+            bool dump_config) {
+  if (dump_config) {
+    fmt::print("{}", resolved_inputs_yaml(o));
+    return 0;
+  }
   RunRecord r = run_workload(o);
   fmt::print("simtsync run {} --size {} --config {} (mode {})\n", o.workload,
              workloads::size_name(o.size), r.config_name, o.mode);
@@ -141,6 +147,7 @@ int cmd_bench(bool json, bool quick, const std::map<std::string, std::string>& s
 }
 
 int real_main(int argc, char** argv) {
+  if (argc >= 2 && is_experiments_command(argv[1])) return exec_experiments(argc, argv);
   CLI::App app{"simtsync: a SIMT GPU simulator and PTX toolkit for fine-grained synchronization"};
   app.require_subcommand(1);
 
@@ -160,6 +167,9 @@ int real_main(int argc, char** argv) {
   run->add_option("--config", ro.config, "GPU config: a shipped name (gtx480, ...) or a YAML file");
   std::string csv_path;
   run->add_option("--csv", csv_path, "write the statistics as name,value CSV to this file");
+  bool dump_config = false;
+  run->add_flag("--dump-config", dump_config,
+                "print the resolved configuration and workload parameters, do not run");
 
   auto* bench = app.add_subcommand("bench", "measure simulation speed on fixed cases");
   bool bench_json = false, bench_quick = false;
@@ -190,6 +200,10 @@ int real_main(int argc, char** argv) {
   transform->add_flag("--params-may-alias", to.params_may_alias,
                       "assume distinct kernel pointer arguments may overlap");
 
+  // Listed for --help only: real_main hands both to the Python engine before parsing.
+  app.add_subcommand("sweep", "run an experiment's points in parallel, resumably");
+  app.add_subcommand("report", "tables and plots of an experiment's results");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -201,7 +215,7 @@ int real_main(int argc, char** argv) {
     if (*run) {
       ro.size = workloads::size_from_name(size);
       ro.sets = parse_sets(sets);
-      return cmd_run(ro, json_path, csv_path);
+      return cmd_run(ro, json_path, csv_path, dump_config);
     }
     if (*bench) return cmd_bench(bench_json, bench_quick, parse_sets(bench_sets));
     if (*analyze) return cmd_analyze(ao);

@@ -40,4 +40,9 @@ struct RunRecord {
 // options (unknown workload, unknown key) throw simtsync::Error.
 RunRecord run_workload(const RunOptions& o);
 
+// Everything a run's result depends on besides the simulator itself, resolved without running:
+// the full GPU configuration after --set (as Config::dump_yaml) and a `run:` section with the
+// workload, size, mode and workload parameters. `run --dump-config` prints it; sweeps hash it.
+std::string resolved_inputs_yaml(const RunOptions& o);
+
 }  // namespace simtsync::tools

@@ -1,0 +1,159 @@
+"""A sweep's results folder: per-point files, their status, and the merged CSV files.
+
+OUT/points/ID.inputs.json  what the point depends on (written before it runs)
+OUT/points/ID.json         `simtsync run --json` (plus ID.config.yaml, the resolved config)
+OUT/points/ID.log          the run's stdout and stderr
+OUT/points/ID.rc           its exit status, written last: a point without it has not finished
+OUT/results.csv            one row per point, every statistic a column
+OUT/metrics.csv            one row per point, the experiment's metrics only
+"""
+import csv
+import json
+import os
+
+from metrics import metric_value
+
+EXIT_REASONS = {1: "validation failed", 2: "usage or configuration error",
+                3: "deadlock or livelock", 4: "unsupported input", 5: "kernel fault"}
+# Keys of the run's JSON that the descriptor columns already hold, or that are not a statistic.
+SKIP_JSON = {"workload", "size", "config", "exit_code", "watchdog_report"}
+
+
+def point_path(out, pid, ext):
+    return os.path.join(out, "points", f"{pid}.{ext}")
+
+
+def exit_reason(rc):
+    if rc > 128:
+        return f"killed by signal {rc - 128}"
+    return EXIT_REASONS.get(rc, f"exit code {rc}")
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def read_rc(out, pid):
+    try:
+        with open(point_path(out, pid, "rc")) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def write_atomic(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def clear_point(out, pid):
+    """Removes a point's outputs so that a partial or stale result is never read."""
+    for ext in ("rc", "json", "config.yaml", "log"):
+        try:
+            os.remove(point_path(out, pid, ext))
+        except FileNotFoundError:
+            pass
+
+
+def flatten(j, prefix="", out=None):
+    """JSON to {column: scalar}, named like `simtsync run --csv` (a.b[0].c)."""
+    out = {} if out is None else out
+    if isinstance(j, dict):
+        for k, v in j.items():
+            flatten(v, f"{prefix}.{k}" if prefix else k, out)
+    elif isinstance(j, list):
+        for i, v in enumerate(j):
+            flatten(v, f"{prefix}[{i}]", out)
+    else:
+        out[prefix] = j
+    return out
+
+
+def failure_reason(out, pid, rc, run_json):
+    """A short text: what the exit code means and the run's own first line about it."""
+    detail = ""
+    if run_json:
+        report = run_json.get("watchdog_report", "")
+        lines = [x.strip() for x in (report or run_json.get("message", "")).splitlines()]
+        lines = [x for x in lines if x]
+        # The watchdog's verdict ("kernel K cannot finish: ...") says more than its first line.
+        verdict = [x.split("watchdog: ", 1)[1] for x in lines if "watchdog: " in x]
+        detail = verdict[0] if verdict else (lines[0] if lines else "")
+    else:
+        try:
+            with open(point_path(out, pid, "log"), errors="replace") as f:
+                lines = [x.strip() for x in f.read().splitlines() if x.strip()]
+            detail = lines[-1] if lines else ""
+        except OSError:
+            pass
+    reason = exit_reason(rc)
+    return f"{reason}: {detail}" if detail else reason
+
+
+def point_row(exp, point, out, status, inputs):
+    """The CSV row of one point: descriptor columns, status, then every statistic."""
+    row = {"point": point.id}
+    row.update(point.coords)
+    rc = read_rc(out, point.id) if status in ("ok", "failed") else None
+    run_json = read_json(point_path(out, point.id, "json")) if rc is not None else None
+    row.update(status=status, exit_code="" if rc is None else rc,
+               reason="" if not rc else failure_reason(out, point.id, rc, run_json),
+               version=(inputs or {}).get("version", ""),
+               inputs_key=(inputs or {}).get("key", ""))
+    if run_json:
+        for k, v in flatten({k: v for k, v in run_json.items() if k not in SKIP_JSON}).items():
+            row[k] = v
+    return row
+
+
+def write_csv(path, rows, first=()):
+    """Columns: `first` in order, then every other column in first-seen order."""
+    columns = list(first)
+    seen = set(columns)
+    for r in rows:
+        for k in r:
+            if k not in seen:
+                seen.add(k)
+                columns.append(k)
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns, restval="", lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: fmt_cell(v) for k, v in r.items()})
+    os.replace(tmp, path)
+
+
+def fmt_cell(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return ""
+    return v
+
+
+def descriptor_columns(exp):
+    return ["point"] + exp.axes + ["status", "exit_code", "reason"]
+
+
+def write_results(exp, out, rows):
+    """results.csv (everything) and metrics.csv (the experiment's metrics)."""
+    write_csv(os.path.join(out, "results.csv"), rows, descriptor_columns(exp))
+    small = []
+    for r in rows:
+        m = {k: r.get(k, "") for k in descriptor_columns(exp)}
+        for name, path in exp.metrics.items():
+            m[name] = metric_value(r, path) if r.get("status") == "ok" else None
+        small.append(m)
+    write_csv(os.path.join(out, "metrics.csv"), small, descriptor_columns(exp))
+
+
+def read_results(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
