@@ -24,9 +24,9 @@ namespace simtsync::sched {
 
 // What a policy may know about a warp.
 struct SchedWarp {
-  bool valid = false;      // the slot holds a live warp
-  std::uint64_t age = 0;   // dispatch order: smaller is older
-  int warp_id = 0;         // warp id within the SM (tie breaker)
+  bool valid = false;     // the slot holds a live warp
+  std::uint64_t age = 0;  // dispatch order: smaller is older
+  int warp_id = 0;        // warp id within the SM (tie breaker)
 };
 
 class IWarpScheduler {
@@ -38,6 +38,12 @@ class IWarpScheduler {
                      std::vector<int>& out) = 0;
   virtual void issued(int index, Cycle now) = 0;
   virtual void long_latency(int index, Cycle now) { (void)index, (void)now; }
+  // No warp of the order could issue this cycle. Returns true when the policy changed what it
+  // will offer (the SM must then look again next cycle instead of sleeping).
+  virtual bool nothing_ready(Cycle now) {
+    (void)now;
+    return false;
+  }
   virtual std::string name() const = 0;
 };
 

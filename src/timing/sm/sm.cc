@@ -180,9 +180,10 @@ bool Sm::tick(Cycle now) {
   writeback(now);
   const bool progressed_wb = wb_.size() != wb_before;
   ldst(now);
+  sched_changed_ = false;
   const bool issued = issue(now);
   const bool fetched = fetch(now);
-  return issued || fetched || progressed_wb;
+  return issued || fetched || progressed_wb || sched_changed_;
 }
 
 Cycle Sm::next_event(Cycle now) const {

@@ -167,6 +167,7 @@ class Sm {
   std::vector<std::vector<int>> orders_;  // per scheduler (policies may keep them between cycles)
   std::vector<StallKind> last_stall_;
   bool long_latency_issued_ = false;
+  bool sched_changed_ = false;  // a scheduler reordered its warps after a cycle without issue
   // Scratch for scheduler calls.
   std::vector<sched::SchedWarp> view_;
   std::vector<int> order_;

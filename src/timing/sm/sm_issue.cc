@@ -65,6 +65,11 @@ bool Sm::issue_one(int s, Cycle now) {
   const StallKind k = best == StallKind::kCount ? StallKind::kIdle : best;
   ++st.cycles[static_cast<int>(k)];
   last_stall_[static_cast<size_t>(s)] = k;
+  // Only warps waiting at a barrier or finished were offered: nothing will change by itself, so
+  // the policy may offer others (two-level's pending warps).
+  if (!order.empty() && (k == StallKind::kBarrier || k == StallKind::kExit) &&
+      scheds_[static_cast<size_t>(s)]->nothing_ready(now))
+    sched_changed_ = true;
   return false;
 }
 
@@ -154,6 +159,9 @@ StallKind Sm::try_issue(int slot, Cycle now) {
   --ws.ib_count;
   ws.control_flush = false;
   if (uc == ptx::UnitClass::kCtrl) ws.fetch_stop = false;
+  // A warp that now waits at a barrier or has finished will not issue for a long time either
+  // (two-level scheduling moves it out of its active set, as for a long-latency load).
+  if (w.state != func::WarpState::kRunning) long_latency_issued_ = true;
   if (w.state == func::WarpState::kAtBarrier) {
     flush(ws, pc + kInstSize, false);  // resumes after the barrier once it releases
     return StallKind::kIssued;

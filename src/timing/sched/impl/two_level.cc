@@ -1,6 +1,7 @@
 // Two-level scheduling (Narasiman et al., MICRO 2011, as used for comparison in seed 002): a
 // small active set is scheduled loose round robin; a warp that issues a long-latency operation
-// leaves the active set for the back of the pending FIFO, and the head of the FIFO takes its
+// (or arrives at a barrier, or finishes) leaves the active set for the back of the pending
+// FIFO, and the head of the FIFO takes its
 // place. Warps enter the active set in dispatch order.
 #include <algorithm>
 #include <deque>
@@ -54,6 +55,18 @@ class TwoLevel final : public IWarpScheduler {
     if (it == active_.end() || pending_.empty()) return;
     active_.erase(it);
     pending_.push_back(index);
+  }
+  // Every warp in the active set waits at a barrier (or has finished) and nothing will change
+  // by itself: swap the oldest active warp for the head of the pending FIFO, so warps that
+  // must reach the barrier are not starved.
+  bool nothing_ready(Cycle) override {
+    if (pending_.empty() || active_.empty()) return false;
+    pending_.push_back(active_.front());
+    active_.erase(active_.begin());
+    active_.push_back(pending_.front());
+    pending_.pop_front();
+    next_ = 0;
+    return true;
   }
   std::string name() const override { return "two_level"; }
 
