@@ -17,15 +17,7 @@ L1Cache::L1Cache(const L1Params& p, const CacheGeometry& geo, unsigned latency, 
       hits_(std::max(4u, latency + 2)) {}
 
 L1Outcome L1Cache::access(const Packet& p, Cycle now) {
-  auto count_kind = [&] {
-    ++stats_.accesses;
-    if (p.kind == PacketKind::kLoad)
-      ++stats_.loads;
-    else if (p.kind == PacketKind::kStore)
-      ++stats_.stores;
-    else
-      ++stats_.atomics;
-  };
+  auto count_kind = [&] { stats_.count(p.kind); };
   if (p.bypass_l1 || p.kind != PacketKind::kLoad || !p_.enabled) {
     if (!miss_q_.try_push(p)) {
       ++stats_.reservation_failures;

@@ -115,13 +115,7 @@ void L2Slice::tick(std::uint64_t now) {
     ++stats_.reservation_failures;
     return;
   }
-  ++stats_.accesses;
-  if (p.kind == PacketKind::kLoad)
-    ++stats_.loads;
-  else if (p.kind == PacketKind::kStore)
-    ++stats_.stores;
-  else
-    ++stats_.atomics;
+  stats_.count(p.kind);
   input_.pop();
 }
 

@@ -34,7 +34,11 @@ struct CacheStats {
   std::uint64_t reservation_failures = 0;            // MSHR or downstream queue full: retried
   std::uint64_t loads = 0, stores = 0, atomics = 0;  // transactions by kind
   std::uint64_t writebacks = 0;
-  std::uint64_t latency_sum = 0, latency_count = 0;  // core cycles, coalescer to reply
+  // One access of this kind was taken.
+  void count(PacketKind k) {
+    ++accesses;
+    ++(k == PacketKind::kLoad ? loads : k == PacketKind::kStore ? stores : atomics);
+  }
 };
 
 class L2Slice {

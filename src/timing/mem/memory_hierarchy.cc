@@ -252,7 +252,6 @@ void add_cache(CacheStats& a, const CacheStats& b) {
   a.mshr_merges += b.mshr_merges, a.reservation_failures += b.reservation_failures;
   a.loads += b.loads, a.stores += b.stores, a.atomics += b.atomics;
   a.writebacks += b.writebacks;
-  a.latency_sum += b.latency_sum, a.latency_count += b.latency_count;
 }
 
 void add_atomic(AtomicStats& h, const AtomicStats& a) {
