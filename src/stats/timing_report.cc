@@ -33,17 +33,19 @@ void flatten(const nlohmann::json& j, const std::string& prefix, std::string& ou
 nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size) {
   nlohmann::json g;
   std::uint64_t warp_instr = 0, thread_instr = 0;
-  for (const auto& s : t.sm) warp_instr += s.warp_instructions, thread_instr += s.thread_instructions;
+  for (const auto& s : t.sm)
+    warp_instr += s.warp_instructions, thread_instr += s.thread_instructions;
   g["cycles"] = t.cycles;
   g["kernels"] = t.kernels;
   g["ctas"] = t.ctas;
   g["warp_instructions"] = warp_instr;
   g["thread_instructions"] = thread_instr;
   g["ipc"] = t.cycles ? static_cast<double>(warp_instr) / static_cast<double>(t.cycles) : 0.0;
-  g["thread_ipc"] = t.cycles ? static_cast<double>(thread_instr) / static_cast<double>(t.cycles) : 0.0;
-  g["simd_efficiency"] = warp_instr ? static_cast<double>(thread_instr) /
-                                          (static_cast<double>(warp_instr) * warp_size)
-                                    : 0.0;
+  g["thread_ipc"] =
+      t.cycles ? static_cast<double>(thread_instr) / static_cast<double>(t.cycles) : 0.0;
+  g["simd_efficiency"] =
+      warp_instr ? static_cast<double>(thread_instr) / (static_cast<double>(warp_instr) * warp_size)
+                 : 0.0;
   g["registers_per_thread"] = t.last_resources.registers;
   g["registers_source"] = t.last_resources.source;
   g["occupancy_ctas_per_sm"] = t.last_occupancy_ctas;
@@ -90,7 +92,8 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
     j["completed"] = k.completed;
     j["warp_instructions"] = k.warp_instructions;
     j["thread_instructions"] = k.thread_instructions;
-    j["ipc"] = k.cycles ? static_cast<double>(k.warp_instructions) / static_cast<double>(k.cycles) : 0.0;
+    j["ipc"] =
+        k.cycles ? static_cast<double>(k.warp_instructions) / static_cast<double>(k.cycles) : 0.0;
     for (int s = 0; s < static_cast<int>(sm::StallKind::kCount); ++s)
       j["scheduler_cycles"][sm::kStallNames[s]] = k.scheduler_cycles[s];
     kernels.push_back(j);
@@ -181,16 +184,18 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
   row("cycles", fmt::format("{}", t.cycles), "simulated core cycles (all kernels)");
   if (t.launches.size() > 1) {
     for (const auto& k : t.launches)
-      out += fmt::format("    {:<20} {:>16}  cycles, {} warp instructions, IPC {:.3f}\n", k.kernel,
-                         k.cycles, k.warp_instructions,
-                         k.cycles ? static_cast<double>(k.warp_instructions) /
-                                        static_cast<double>(k.cycles)
-                                  : 0.0);
+      out += fmt::format(
+          "    {:<20} {:>16}  cycles, {} warp instructions, IPC {:.3f}\n", k.kernel, k.cycles,
+          k.warp_instructions,
+          k.cycles ? static_cast<double>(k.warp_instructions) / static_cast<double>(k.cycles)
+                   : 0.0);
   }
-  row("ipc", fmt::format("{:.4f}", g["ipc"].get<double>()), "warp instructions per cycle, whole GPU");
+  row("ipc", fmt::format("{:.4f}", g["ipc"].get<double>()),
+      "warp instructions per cycle, whole GPU");
   row("thread_ipc", fmt::format("{:.2f}", g["thread_ipc"].get<double>()),
       "thread instructions per cycle, whole GPU");
-  row("registers_per_thread", fmt::format("{} ({})", t.last_resources.registers, t.last_resources.source),
+  row("registers_per_thread",
+      fmt::format("{} ({})", t.last_resources.registers, t.last_resources.source),
       "register allocation used for occupancy");
   row("occupancy", fmt::format("{} CTAs/SM", t.last_occupancy_ctas),
       "resident CTAs per SM at full load (last kernel)");
@@ -199,8 +204,9 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
   for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k) total += all.cycles[k];
   out += "  scheduler cycles (all SMs and schedulers):\n";
   for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k)
-    out += fmt::format("    {:<20} {:>16}  {:5.1f}%\n", sm::kStallNames[k], all.cycles[k],
-                       total ? 100.0 * static_cast<double>(all.cycles[k]) / static_cast<double>(total) : 0.0);
+    out += fmt::format(
+        "    {:<20} {:>16}  {:5.1f}%\n", sm::kStallNames[k], all.cycles[k],
+        total ? 100.0 * static_cast<double>(all.cycles[k]) / static_cast<double>(total) : 0.0);
   std::uint64_t busy[4] = {}, fills = 0, flushes = 0, acc = 0, miss = 0;
   for (size_t i = 0; i < t.sm.size(); ++i) {
     for (int u = 0; u < 4; ++u) busy[u] += t.sm[i].unit_busy[u];
@@ -216,10 +222,31 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
   row("ibuffer_flushes", fmt::format("{}", flushes), "I-buffers emptied by control transfers");
   row("icache_misses", fmt::format("{} / {}", miss, acc), "I-cache misses / accesses");
   row("mem.transactions", fmt::format("{}", t.mem.transactions), "coalesced memory transactions");
-  row("mem.atomics", fmt::format("{}", t.mem.atomics), "warp-level atomic requests at the memory side");
+  row("mem.atomics", fmt::format("{}", t.mem.atomics),
+      "warp-level atomic requests at the memory side");
   row("mem.atomic_wait", fmt::format("{}", t.mem.atomic_wait_cycles),
       "cycles atomics waited for their address's atomic unit");
   row("mem.refused", fmt::format("{}", t.mem.refused), "requests refused by a full memory queue");
+  if (t.has_hierarchy) {
+    const nlohmann::json& m = g["memory"];
+    auto pct = [](double x) { return fmt::format("{:.1f}%", 100 * x); };
+    row("l1.hit_rate", pct(m["l1"]["hit_rate"].get<double>()),
+        "L1 data cache hits / (hits + misses)");
+    row("l2.hit_rate", pct(m["l2"]["hit_rate"].get<double>()),
+        "L2 hits / (hits + misses), all slices");
+    row("dram.row_hit_rate", pct(m["dram"]["row_hit_rate"].get<double>()),
+        "DRAM column accesses to an open row");
+    row("dram.bandwidth", pct(m["dram"]["bandwidth_utilization"].get<double>()),
+        "data-bus busy cycles / DRAM cycles, all channels");
+    row("atomic.avg_queue_wait",
+        fmt::format("{:.1f}", m["atomic_unit"]["avg_queue_wait"].get<double>()),
+        "L2 cycles an atomic packet waited for its L2 atomic unit");
+    row("latency.l1/l2/dram",
+        fmt::format("{:.0f}/{:.0f}/{:.0f}", m["avg_latency"]["l1_hit"].get<double>(),
+                    m["avg_latency"]["l2_hit"].get<double>(),
+                    m["avg_latency"]["dram"].get<double>()),
+        "average transaction round trip by serving level, core cycles");
+  }
   return out;
 }
 
