@@ -116,7 +116,8 @@ def stacked(rs, spec, to):
         ax.set_xticks(pos, ticks, rotation=90, fontsize=7)
         centers = [j * step + (len(series) - 1) / 2 for j in range(len(xs))]
         sec = ax.secondary_xaxis("bottom")
-        sec.set_xticks(centers, xs)
+        many = len(xs) > 8  # group labels would overlap: turn them
+        sec.set_xticks(centers, xs, rotation=60 if many else 0, ha="right" if many else "center")
         sec.tick_params(axis="x", length=0, pad=8 + 5 * max(len(s) for s in series))
         ax.set_ylabel(_ylabel(rs.exp, spec, "value"))
         title = spec.get("title") or ", ".join(comps)
