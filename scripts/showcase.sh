@@ -17,7 +17,8 @@ run 0 list
 run 0 run ht --size default
 run 3 run naive_lock
 run 3 run barrier_skip
-run 0 run ht_mimd --set compile.ssde=true
+run 0 run ht_mimd --set compile.ssde=true --size test
+run 0 run mb_chase --size paper
 run 0 run ht --set sm.warp_scheduler.impl=lrr
 run 0 run recursion --mode functional
 run 0 bench
