@@ -196,16 +196,21 @@ Cycle Sm::next_event(Cycle now) const {
     t = std::min(t, std::max(ldst_retry_at_, now + 1));
   }
   if (shared_.busy_until() > now) t = std::min(t, shared_.busy_until());
-  for (const auto& ws : slots_) {
-    if (!ws.warp || ws.done) continue;
-    if (ws.fetch_ready > now && ws.fetch_ready != kWaitFill) t = std::min(t, ws.fetch_ready);
-    for (unsigned i = 0; i < ws.ib_count; ++i)
-      if (ws.ib[i].ready > now) t = std::min(t, ws.ib[i].ready);
+  if (ready_min_ <= now) {
+    // The bound has passed: find the next future ready time (every later one is noted).
+    Cycle m = mem::kNever;
+    for (const auto& ws : slots_) {
+      if (!ws.warp || ws.done) continue;
+      if (ws.fetch_ready > now && ws.fetch_ready != kWaitFill) m = std::min(m, ws.fetch_ready);
+      for (unsigned i = 0; i < ws.ib_count; ++i)
+        if (ws.ib[i].ready > now) m = std::min(m, ws.ib[i].ready);
+    }
+    for (const auto& unit : unit_busy_)
+      for (Cycle b : unit)
+        if (b > now) m = std::min(m, b);
+    ready_min_ = m;
   }
-  for (const auto& unit : unit_busy_)
-    for (Cycle b : unit)
-      if (b > now) t = std::min(t, b);
-  return t;
+  return std::min(t, ready_min_);
 }
 
 void Sm::memory_response(const mem::MemRequest& r, Cycle now) {

@@ -41,12 +41,14 @@ bool Sm::fetch(Cycle now) {
           ifill_queue_.push_back(line);
       } else {
         ws.fetch_ready = now + p_.icache_miss_latency;
+        note_ready(ws.fetch_ready);
       }
       ++stats_.icache_stall_cycles;
       any = true;
       continue;
     }
     ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
+    note_ready(now + p_.icache_hit_latency);
     ++stats_.ibuffer_fills;
     ws.fetch_pc += kInstSize;
     if (ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl) ws.fetch_stop = true;

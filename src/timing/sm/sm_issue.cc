@@ -128,6 +128,7 @@ StallKind Sm::try_issue(int slot, Cycle now) {
   const unsigned passes = (p_.warp_size + p_.simd_width - 1) / std::max(1u, p_.simd_width);
   const unsigned occupancy = std::max(1u, p_.ii[static_cast<int>(oc)]) * passes;
   *pipe = now + occupancy;
+  note_ready(*pipe);
   stats_.unit_busy[static_cast<int>(uk)] += occupancy;
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<std::uint64_t>(func::popcount(w.simt->active()));
