@@ -31,10 +31,11 @@ class Gto final : public IWarpScheduler {
     const size_t turns = period_ > 0 && m > 0 ? static_cast<size_t>((now / period_) % m) : 0;
     out.clear();
     if (last_ >= 0 && last_ < n && warps[static_cast<size_t>(last_)].valid) out.push_back(last_);
-    for (size_t k = 0; k < m; ++k) {
-      const int i = sorted_[(k + turns) % m];
-      if (i != last_) out.push_back(i);
-    }
+    // sorted_ rotated left by `turns`, without a division per element.
+    for (size_t k = turns; k < m; ++k)
+      if (sorted_[k] != last_) out.push_back(sorted_[k]);
+    for (size_t k = 0; k < turns; ++k)
+      if (sorted_[k] != last_) out.push_back(sorted_[k]);
   }
   void issued(int index, Cycle) override { last_ = index; }
   std::string name() const override { return "gto"; }
