@@ -219,10 +219,7 @@ void MemoryHierarchy::tick_icnt(std::uint64_t now) {
 void MemoryHierarchy::tick(Cycle now) {
   last_now_ = now;
   const std::uint64_t t = now * core_clk_.period_fs();
-  bool quiet = outstanding_ == 0 && !req_net_.busy() && !rep_net_.busy();
-  if (quiet)
-    for (const auto& mp : parts_) quiet &= !mp->busy();
-  if (quiet) {
+  if (quiet()) {
     icnt_clk_.skip_to(t);
     l2_clk_.skip_to(t);
     dram_clk_.skip_to(t);
@@ -236,13 +233,15 @@ void MemoryHierarchy::tick(Cycle now) {
     for (auto& mp : parts_) mp->tick_dram(dram_clk_.cycle());
 }
 
+bool MemoryHierarchy::quiet() const {
+  if (outstanding_ != 0 || req_net_.busy() || rep_net_.busy()) return false;
+  for (const auto& mp : parts_)
+    if (mp->busy()) return false;  // write-backs still draining
+  return true;
+}
+
 Cycle MemoryHierarchy::next_event() const {
-  if (outstanding_ == 0 && !req_net_.busy() && !rep_net_.busy()) {
-    bool quiet = true;
-    for (const auto& mp : parts_) quiet &= !mp->busy();
-    if (quiet) return kNever;
-  }
-  return last_now_ + 1;
+  return quiet() ? kNever : last_now_ + 1;
 }
 
 namespace {

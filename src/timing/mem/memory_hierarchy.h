@@ -84,6 +84,8 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   unsigned reply_bytes(const Packet& p) const;
   void tick_core(Cycle now);
   void tick_icnt(std::uint64_t now);
+  // Nothing in flight anywhere (no request, packet or write-back): the clocks may skip.
+  bool quiet() const;
 
   HierarchyParams p_;
   PerformFn perform_;
