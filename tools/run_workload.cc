@@ -91,6 +91,7 @@ RunRecord run_workload(const RunOptions& o) {
   dopts.watchdog.quiet_steps = static_cast<std::uint64_t>(cfg.get_int("watchdog.quiet_steps"));
   dopts.watchdog.max_steps = static_cast<std::uint64_t>(cfg.get_int("watchdog.max_steps"));
   if (!s.warp_size_set) dopts.warp_size = static_cast<unsigned>(cfg.get_int("gpu.warp_size"));
+  dopts.lock_bits = static_cast<unsigned>(cfg.get_int("sm.shared.lock_bits"));
   std::unique_ptr<gpu::TimingGpu> tgpu;
   if (o.mode == "timing") {
     gpu::GpuParams gp = gpu::gpu_params_from(cfg);

@@ -27,6 +27,14 @@ struct Cta {
   std::vector<int> warps;  // global warp ids
   int live_warps = 0;
   NamedBarrier barriers[16];
+  // Lock bits of the shared-memory lock unit (seed 001 sec. 3.2) this CTA's words map to, 1 =
+  // held: the SM's in the timing mode (shared by the CTAs resident on it; this CTA's words
+  // start at `lock_word_base` of the SM's shared memory), the CTA's own otherwise (created at
+  // the first lock-bit instruction). A word's bit is (lock_word_base + offset / 4) % count.
+  std::uint8_t* lock_bits = nullptr;
+  unsigned lock_count = 0;
+  std::uint64_t lock_word_base = 0;
+  std::vector<std::uint8_t> own_lock_bits;
 };
 
 }  // namespace simtsync::func

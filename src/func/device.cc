@@ -94,6 +94,9 @@ LaunchResult Device::launch(int module, const std::string& kernel, Dim3 grid, Di
     t.warp_ops += s.warp_ops;
     t.cas_attempts += s.cas_attempts;
     t.cas_failures += s.cas_failures;
+    t.lock_bit_loads += s.lock_bit_loads;
+    t.lock_bit_acquired += s.lock_bit_acquired;
+    t.lock_bit_stores += s.lock_bit_stores;
   };
   add(totals_, r.stats);
   return r;

@@ -37,6 +37,7 @@ struct DeviceOptions {
   unsigned warp_size = 32;
   WatchdogOptions watchdog;
   bool trace = false;  // print every executed warp instruction to stderr
+  unsigned lock_bits = 1024;  // shared-memory lock bits per CTA (sm.shared.lock_bits)
 };
 
 // How a launch ended. A fault throws simtsync::Error(kKernelFault) instead.

@@ -20,6 +20,16 @@ void Executor::generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& a
   acc.mask = exec;
   acc.bytes = std::max(1u, ptx::dtype_bytes(a.type));
   acc.vec = a.vec;
+  if (in.lock_op != LockBitOp::kNone) {
+    // Lock-bit intrinsics read their operands from the caller's .param variables when they
+    // perform (the st.param before them performs first: the LD/ST unit is in order).
+    acc.frame = w.frame_base;
+    for (int li : lanes(exec)) {
+      acc.addr[li] = 0;
+      acc.space[li] = static_cast<std::uint8_t>(Space::kShared);
+    }
+    return;
+  }
   const bool atomic = in.op == Opcode::kAtom || in.op == Opcode::kRed;
   for (int li : lanes(exec)) {
     const unsigned l = static_cast<unsigned>(li);
@@ -84,8 +94,63 @@ void Executor::perform(Warp& w, MemAccess& acc, LaneMask subset, bool count) {
   acc.mask = all;
 }
 
+void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
+  const ExecInst& in = *acc.inst;
+  const bool load = in.lock_op == LockBitOp::kLoadLock;
+  Cta& c = ctas_[static_cast<size_t>(w.cta)];
+  if (!c.lock_bits) {
+    c.own_lock_bits.assign(std::max(1u, launch_.lock_bits), 0);
+    c.lock_bits = c.own_lock_bits.data();
+    c.lock_count = static_cast<unsigned>(c.own_lock_bits.size());
+    c.lock_word_base = 0;
+  }
+  if (count_) {
+    ++stats_.shared_accesses;
+    ++(load ? stats_.loads : stats_.stores);
+  }
+  bool changed = false;
+  // Lanes in lane order: of several lanes asking for one bit, the first takes it.
+  for (int li : lanes(acc.mask)) {
+    const unsigned l = static_cast<unsigned>(li);
+    Addr p = 0;
+    std::memcpy(&p, w.local(l, acc.frame + in.call_args[0], 8), 8);
+    if (p < kSharedWindow || p >= kSharedWindow + kWindowSize)
+      fault(w, l, in, fmt::format("{} needs a shared-memory address, got {:#x}",
+                                  load ? "simtsync_ldslk (LDSLK)" : "simtsync_stsul (STSUL)", p));
+    const Addr a = p - kSharedWindow;
+    acc.addr[l] = a;
+    std::uint8_t* word = lane_ptr(w, l, static_cast<std::uint8_t>(Space::kShared), a, 4, !load, in);
+    std::uint8_t& bit = c.lock_bits[(c.lock_word_base + a / 4) % c.lock_count];
+    if (load) {
+      std::uint32_t v = 0;
+      std::memcpy(&v, word, 4);
+      const bool took = bit == 0;
+      if (took) {
+        bit = 1;
+        changed = true;
+        ++stats_.lock_bit_acquired;
+      }
+      ++stats_.lock_bit_loads;
+      const std::uint64_t r = (std::uint64_t{took} << 32) | v;
+      std::memcpy(w.local(l, acc.frame + in.call_rets[0], 8), &r, 8);
+    } else {
+      std::uint32_t v = 0;
+      std::memcpy(&v, w.local(l, acc.frame + in.call_args[1], 4), 4);
+      changed |= std::memcmp(word, &v, 4) != 0 || bit != 0;
+      std::memcpy(word, &v, 4);
+      bit = 0;
+      ++stats_.lock_bit_stores;
+    }
+  }
+  if (changed) ++progress_;
+}
+
 void Executor::perform(Warp& w, MemAccess& acc) {
   const ExecInst& in = *acc.inst;
+  if (in.lock_op != LockBitOp::kNone) {
+    perform_lock_bit(w, acc);
+    return;
+  }
   const ptx::InstAttrs& a = in.a;
   const unsigned n = acc.bytes;
   const bool sgn = ptx::dtype_is_signed(a.type);

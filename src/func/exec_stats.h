@@ -22,6 +22,9 @@ struct ExecStats {
   std::uint64_t warp_ops = 0;  // vote/shfl/activemask/match
   std::uint64_t cas_attempts = 0;  // thread-level atomicCAS executions
   std::uint64_t cas_failures = 0;  // ... that did not swap
+  std::uint64_t lock_bit_loads = 0;     // thread-level LDSLK (simtsync_ldslk) executions
+  std::uint64_t lock_bit_acquired = 0;  // ... that took the lock bit
+  std::uint64_t lock_bit_stores = 0;    // thread-level STSUL (simtsync_stsul) executions
 };
 
 }  // namespace simtsync::func

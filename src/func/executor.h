@@ -26,6 +26,7 @@ struct LaunchInfo {
   unsigned warp_size = 32;
   std::uint32_t dynamic_shared = 0;
   unsigned warps_per_cta = 0;
+  unsigned lock_bits = 1024;  // shared-memory lock bits per CTA when no SM provides them
 };
 
 // One memory instruction in flight for one warp.
@@ -37,6 +38,7 @@ struct MemAccess {
   Addr addr[64];          // resolved per lane: global address, shared or local offset
   std::uint8_t space[64]; // ptx::Space per lane (generic resolved to its window)
   std::uint64_t data[64][4];  // store data / atomic operands (b, c)
+  Addr frame = 0;  // lock-bit intrinsics: the caller's frame holding their .param arguments
 };
 
 // Outcome of one step, for the scheduler.
@@ -97,6 +99,7 @@ class Executor {
   void exec_ret(Warp& w, LaneMask m);
   void finish_lanes(Warp& w, LaneMask m);
   void release_barriers(Cta& c);
+  void perform_lock_bit(Warp& w, MemAccess& acc);
 
   // Per-lane access helpers used by perform().
   std::uint8_t* lane_ptr(Warp& w, unsigned lane, std::uint8_t space, Addr a, unsigned bytes,

@@ -342,11 +342,6 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
           }
         }
         if (!callee) throw fail(in, "indirect calls are not supported");
-        SymbolRef r = resolve(callee->name, static_cast<int>(i));
-        if (r.kind != SymbolRef::Kind::kFunction)
-          throw fail(in, fmt::format("call to '{}', which has no body in this module",
-                                     callee->name));
-        e.callee = static_cast<int>(r.value);
         auto offsets = [&](const Operand* list, std::vector<std::uint64_t>& out) {
           if (!list) return;
           for (const auto& el : list->elems) {
@@ -356,6 +351,28 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
             out.push_back(a.value);
           }
         };
+        if (callee->name == "simtsync_ldslk" || callee->name == "simtsync_stsul") {
+          // A lock-bit intrinsic (workloads/include/simtsync.cuh): the shared-memory
+          // instruction it stands for, LDSLK or STSUL, not a call.
+          const bool load = callee->name == "simtsync_ldslk";
+          offsets(rets, e.call_rets);
+          offsets(args, e.call_args);
+          if (e.call_args.size() != (load ? 1u : 2u) || e.call_rets.size() != (load ? 1u : 0u))
+            throw fail(in, fmt::format("{} takes {} and returns {}", callee->name,
+                                       load ? "(pointer)" : "(pointer, value)",
+                                       load ? "one 64-bit value" : "nothing"));
+          e.op = load ? ptx::Opcode::kLd : ptx::Opcode::kSt;
+          e.a = ptx::InstAttrs{};
+          e.a.space = ptx::Space::kShared;
+          e.a.type = ptx::DType::kB32;
+          e.lock_op = load ? LockBitOp::kLoadLock : LockBitOp::kStoreUnlock;
+          break;
+        }
+        SymbolRef r = resolve(callee->name, static_cast<int>(i));
+        if (r.kind != SymbolRef::Kind::kFunction)
+          throw fail(in, fmt::format("call to '{}', which has no body in this module",
+                                     callee->name));
+        e.callee = static_cast<int>(r.value);
         offsets(rets, e.call_rets);
         offsets(args, e.call_args);
         break;

@@ -42,6 +42,8 @@ struct MemRef {
 
 inline constexpr std::uint32_t kNoReg = ~std::uint32_t{0};
 
+enum class LockBitOp : std::uint8_t { kNone, kLoadLock, kStoreUnlock };
+
 struct ExecInst {
   ptx::Opcode op = ptx::Opcode::kNop;
   ptx::InstAttrs a;
@@ -59,6 +61,10 @@ struct ExecInst {
   std::vector<std::uint64_t> call_args;  // call: caller frame offsets of argument variables
   std::vector<std::uint64_t> call_rets;  // call: caller frame offsets of return variables
   bool spin_mark = false;  // reserved: annotated spin-inducing branch
+  // A call to a lock-bit intrinsic, decoded as the shared-memory instruction it stands for
+  // (op kLd for LDSLK, kSt for STSUL; operands stay in the caller's .param variables named by
+  // call_args/call_rets). See workloads/include/simtsync.cuh.
+  LockBitOp lock_op = LockBitOp::kNone;
   const ptx::Instruction* ir = nullptr;
   int index = 0;         // index inside its function
 };

@@ -37,6 +37,12 @@ constexpr Counter kCounters[] = {
      &func::ExecStats::cas_attempts},
     {"cas_failures", "compare-and-swap attempts that did not swap (failed lock attempts)",
      &func::ExecStats::cas_failures},
+    {"lock_bit_loads", "thread-level LDSLK executions (shared-memory lock-bit acquire attempts)",
+     &func::ExecStats::lock_bit_loads},
+    {"lock_bit_acquired", "LDSLK executions that took their lock bit",
+     &func::ExecStats::lock_bit_acquired},
+    {"lock_bit_stores", "thread-level STSUL executions (store and free a lock bit)",
+     &func::ExecStats::lock_bit_stores},
 };
 
 double simd_efficiency(const func::ExecStats& s, unsigned warp_size) {

@@ -4,7 +4,8 @@
 # its spin loop (the source line of the loop's `while`).
 # Included from tests/e2e/CMakeLists.txt, which defines simtsync_e2e() and ${exe}.
 foreach(w atm_simt cp_ds_simt tl_fg_simt tl_cg_simt am_fg_simt am_cg_simt interac
-          syncval_atom_lock syncval_warp_barr syncval_shrd_lock)
+          syncval_atom_lock syncval_warp_barr syncval_shrd_lock syncval_tiny_lock
+          syncval_warp_vote)
   simtsync_e2e(${w}_test 0 "VALIDATED" ${exe} run ${w} --size test)
 endforeach()
 

@@ -1,11 +1,14 @@
 // syncval host drivers: the synchronization validation kernel of seed 001 sec. 5 (Listing 10:
 // A[i+32] = A[i] + f(i) for i < 32*N with N = 16 warps and f(i) = i: a dependent reduction with
-// distance 32, one warp per step) in the three schemes that need no new hardware: atomic spin
-// locks (atom_lock, Listing 11), sync/arrive warp barriers (warp_barr, Listing 12) and one spin
-// lock per warp (shrd_lock). Every CTA runs an independent reduction on its own 32 initial
+// distance 32, one warp per step) in the five schemes of its Table 1: atomic spin locks
+// (atom_lock, Listing 11), sync/arrive warp barriers (warp_barr, Listing 12), one spin lock per
+// warp (shrd_lock), and the two that use the shared-memory lock bits directly: one lock bit per
+// element (tiny_lock, Listing 13) and one per warp with a vote (warp_vote, sec. 4.5). Every CTA runs an independent reduction on its own 32 initial
 // values. Validation is exact: out[t] = init[t % 32] + sum of f(k) over k <= t with k = t mod 32.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
 #include <random>
 
 #include "framework/workload.h"
@@ -21,7 +24,9 @@ class SyncValidation final : public Workload {
   std::string description() const override {
     const char* how = scheme_ == "atom_lock"   ? "atomic spin lock per element"
                       : scheme_ == "warp_barr" ? "bar.sync/bar.arrive warp barriers"
-                                               : "one spin lock per warp";
+                      : scheme_ == "shrd_lock" ? "one spin lock per warp"
+                      : scheme_ == "tiny_lock" ? "one shared-memory lock bit per element"
+                                               : "one lock bit per warp, acquired by a vote";
     return fmt::format("seed 001 sec. 5 validation kernel (distance-32 reduction), {}", how);
   }
   std::string suite() const override { return "microbenchmark"; }
@@ -42,10 +47,13 @@ class SyncValidation final : public Workload {
     auto& dev = ctx.device();
     Addr dinit = dev.upload(init, "initial values");
     Addr out = dev.malloc(std::size_t{ctas} * threads * sizeof(std::int32_t), "results");
+    // Each thread's %clock64 when the reduction phase starts and ends (seed 001 Fig. 4 plots
+    // the phase's length).
+    Addr phase = dev.malloc(std::size_t{ctas} * threads * 2 * sizeof(std::int64_t), "phase clocks");
     const std::string kernel = name();
     int m = ctx.load(fmt::format("syncval/{}.ptx", kernel));
     if (!ctx.launch(m, kernel, {ctas, 1, 1}, {threads, 1, 1},
-                    func::KernelArgs().add(dinit).add(out)))
+                    func::KernelArgs().add(dinit).add(out).add(phase)))
       return {};
 
     auto got = dev.download<std::int32_t>(out, std::size_t{ctas} * threads);
@@ -60,8 +68,23 @@ class SyncValidation final : public Workload {
         }
       }
     }
-    return {true,
-            fmt::format("{} CTA(s) x {} dependent steps, every element exact", ctas, threads / 32)};
+    // Length of the reduction phase per CTA: first start to last end, in %clock64 ticks (core
+    // cycles in the timing mode, executed warp instructions in the functional mode).
+    auto clocks = dev.download<std::int64_t>(phase, std::size_t{ctas} * threads * 2);
+    double sum = 0;
+    std::int64_t longest = 0;
+    for (std::uint32_t c = 0; c < ctas; ++c) {
+      std::int64_t lo = INT64_MAX, hi = INT64_MIN;
+      for (std::uint32_t t = 0; t < threads; ++t) {
+        lo = std::min(lo, clocks[(std::size_t{c} * threads + t) * 2]);
+        hi = std::max(hi, clocks[(std::size_t{c} * threads + t) * 2 + 1]);
+      }
+      sum += static_cast<double>(hi - lo);
+      longest = std::max(longest, hi - lo);
+    }
+    return {true, fmt::format("{} CTA(s) x {} dependent steps, every element exact; reduction "
+                              "phase {:.0f} clock ticks per CTA on average, {} at most",
+                              ctas, threads / 32, sum / ctas, longest)};
   }
 
  private:
@@ -78,6 +101,12 @@ std::unique_ptr<Workload> make_syncval_warp_barr() {
 }
 std::unique_ptr<Workload> make_syncval_shrd_lock() {
   return std::make_unique<SyncValidation>("shrd_lock");
+}
+std::unique_ptr<Workload> make_syncval_tiny_lock() {
+  return std::make_unique<SyncValidation>("tiny_lock");
+}
+std::unique_ptr<Workload> make_syncval_warp_vote() {
+  return std::make_unique<SyncValidation>("warp_vote");
 }
 
 }  // namespace simtsync::workloads

@@ -6,13 +6,14 @@
 // cannot SIMT-deadlock.
 #include "simtsync.cuh"
 
-extern "C" __global__ void syncval_atom_lock(const int* init, int* out) {
+extern "C" __global__ void syncval_atom_lock(const int* init, int* out, long long* phase) {
   __shared__ volatile int A[32 * 17];
   __shared__ int mutex[32 * 16];
   int tid = threadIdx.x, wid = tid >> 5, n = blockDim.x;
   if (tid < 32) A[tid] = init[blockIdx.x * 32 + tid];
   atomicExch(&mutex[tid], 1);  // the producer locks its own mutex first
   __syncthreads();
+  const long long t0 = clock64();  // the reduction phase starts
   if (wid > 0) {
     while (atomicCAS(&mutex[tid - 32], 0, 1) != 0) {  // the consumer waits for its producer
       SIMTSYNC_SPIN_LOOP();
@@ -23,5 +24,8 @@ extern "C" __global__ void syncval_atom_lock(const int* init, int* out) {
   __threadfence_block();
   atomicExch(&mutex[tid], 0);                    // the producer releases
   if (wid > 0) atomicExch(&mutex[tid - 32], 0);  // finalize
+  const long long t1 = clock64();  // ... and ends
   out[blockIdx.x * n + tid] = v;
+  phase[2 * (blockIdx.x * n + tid)] = t0;
+  phase[2 * (blockIdx.x * n + tid) + 1] = t1;
 }

@@ -5,13 +5,14 @@
 // releases its own lock and the producer's.
 #include "simtsync.cuh"
 
-extern "C" __global__ void syncval_shrd_lock(const int* init, int* out) {
+extern "C" __global__ void syncval_shrd_lock(const int* init, int* out, long long* phase) {
   __shared__ volatile int A[32 * 17];
   __shared__ int wlock[16];
   int tid = threadIdx.x, wid = tid >> 5, lane = tid & 31, n = blockDim.x;
   if (tid < 32) A[tid] = init[blockIdx.x * 32 + tid];
   if (lane == 0) atomicExch(&wlock[wid], 1);  // each warp locks its own word first
   __syncthreads();
+  const long long t0 = clock64();  // the reduction phase starts
   if (wid > 0 && lane == 0) {
     while (atomicCAS(&wlock[wid - 1], 0, 1) != 0) {  // the representative waits
       SIMTSYNC_SPIN_LOOP();
@@ -26,5 +27,8 @@ extern "C" __global__ void syncval_shrd_lock(const int* init, int* out) {
     atomicExch(&wlock[wid], 0);                   // release this warp's lock
     if (wid > 0) atomicExch(&wlock[wid - 1], 0);  // finalize
   }
+  const long long t1 = clock64();  // ... and ends
   out[blockIdx.x * n + tid] = v;
+  phase[2 * (blockIdx.x * n + tid)] = t0;
+  phase[2 * (blockIdx.x * n + tid) + 1] = t1;
 }

@@ -184,7 +184,8 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
                                   const func::DecodedFunction& kernel, Dim3 grid, Dim3 block,
                                   std::uint32_t dynamic_shared) {
   const unsigned ws = p_.sm.warp_size;
-  const func::LaunchInfo li = func::make_launch_info(kernel, grid, block, ws, dynamic_shared);
+  func::LaunchInfo li = func::make_launch_info(kernel, grid, block, ws, dynamic_shared);
+  li.lock_bits = p_.sm.shared_lock_bits;
   std::vector<func::Cta> ctas;
   std::vector<func::Warp> warps;
   func::create_grid(prog, li, false, ctas, warps);
@@ -252,8 +253,12 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
         func::setup_cta(prog, li, c, warps);
         std::vector<func::Warp*> ptrs;
         for (int wid : c.warps) ptrs.push_back(&warps[static_cast<size_t>(wid)]);
-        s.start_cta(c.index, ptrs, static_cast<unsigned>(block.count()), cta_regs, cta_shared,
-                    age);
+        const int slot = s.start_cta(c.index, ptrs, static_cast<unsigned>(block.count()),
+                                     cta_regs, cta_shared, age);
+        // The SM's lock unit; the CTA's words sit at its slot's place in shared memory.
+        c.lock_bits = s.lock_bits();
+        c.lock_count = p_.sm.shared_lock_bits;
+        c.lock_word_base = static_cast<std::uint64_t>(slot) * ((cta_shared + 3) / 4);
         age += ptrs.size();
         next_sm = (next_sm + k + 1) % p_.num_sms;
         ++next_cta;

@@ -10,7 +10,8 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
       ex_(ex),
       port_(port),
       icache_(p.icache_bytes, p.icache_line, p.icache_assoc),
-      shared_(mem::SharedMemParams{p.shared_banks, 4, p.shared_latency, p.shared_lock_bits}) {
+      shared_(mem::SharedMemParams{p.shared_banks, 4, p.shared_latency, p.shared_lock_bits}),
+      lock_bits_(std::max(1u, p.shared_lock_bits), 0) {
   slots_.resize(p_.max_warps);
   ctas_.resize(p_.max_ctas);
   const unsigned ns = std::max(1u, p_.num_schedulers);
@@ -43,7 +44,7 @@ bool Sm::can_accept(unsigned threads, unsigned warps, unsigned registers, unsign
          used_regs_ + registers <= p_.registers && used_shared_ + shared <= p_.shared_bytes;
 }
 
-void Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threads,
+int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threads,
                    unsigned registers, unsigned shared, std::uint64_t age) {
   CtaSlot* cs = nullptr;
   for (auto& c : ctas_)
@@ -77,6 +78,7 @@ void Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned thre
   ++live_ctas_;
   woken_ = true;
   ++version_;
+  return cta_slot;
 }
 
 std::vector<int> Sm::take_completed() {

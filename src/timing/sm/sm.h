@@ -68,8 +68,9 @@ class Sm {
   int id() const { return id_; }
   // Can a CTA with these needs start now?
   bool can_accept(unsigned threads, unsigned warps, unsigned registers, unsigned shared) const;
-  // Starts CTA `cta` whose functional warps are `warps` (already initialised).
-  void start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threads,
+  // Starts CTA `cta` whose functional warps are `warps` (already initialised); returns the
+  // CTA slot it took.
+  int start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threads,
                  unsigned registers, unsigned shared, std::uint64_t age);
   // Advances one cycle. Returns true when anything happened (an issue, a fetch, a completion).
   bool tick(Cycle now);
@@ -77,6 +78,8 @@ class Sm {
   bool has_completed() const { return !completed_.empty(); }
   std::vector<int> take_completed();
   bool idle() const { return live_ctas_ == 0; }
+  // The lock bits of this SM's shared-memory lock unit (seed 001 sec. 3.2), 1 = held.
+  std::uint8_t* lock_bits() { return lock_bits_.data(); }
   // Earliest future cycle at which this SM could make progress without outside events.
   Cycle next_event(Cycle now) const;
   const SmStats& stats() const { return stats_; }
@@ -153,6 +156,7 @@ class Sm {
   SmStats stats_;
   std::function<void(func::Warp&, Pc)> on_step_;
   mem::SharedMemoryUnit shared_;
+  std::vector<std::uint8_t> lock_bits_;
   std::vector<Addr> ifill_queue_;     // I-cache lines to request from memory, in order
   std::vector<Addr> ifill_inflight_;  // requested, not back yet
   bool woken_ = false;

@@ -359,3 +359,133 @@ TEST(MemoryFaults, TrapFaults) {
 
 }  // namespace
 }  // namespace simtsync::func::testing
+
+namespace simtsync::func::testing {
+
+// Lock-bit intrinsics (seed 001 sec. 3.2; workloads/include/simtsync.cuh): calls to
+// simtsync_ldslk/simtsync_stsul execute as LDSLK/STSUL on the shared-memory lock unit.
+namespace {
+constexpr const char* kLockBitDecls = R"(
+.shared .align 4 .b32 words[2048];
+.func (.param .b64 r) simtsync_ldslk(.param .b64 p)
+{
+  .reg .b64 %x;
+  trap;
+  mov.u64 %x, 0;
+  st.param.b64 [r], %x;
+  ret;
+}
+.func simtsync_stsul(.param .b64 p, .param .b32 v)
+{
+  trap;
+  ret;
+}
+)";
+// Every thread tries the lock bit of words[%r20]; out word 0 = the packed LDSLK result.
+constexpr const char* kLdslk = R"(
+  mov.u32 %r21, words;
+  cvt.u64.u32 %rd20, %r21;
+  cvta.shared.u64 %rd21, %rd20;
+  mul.wide.u32 %rd22, %r20, 4;
+  add.s64 %rd23, %rd21, %rd22;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd23;
+  .param .b64 retval0;
+  call.uni (retval0), simtsync_ldslk, (param0);
+  ld.param.b64 %rd24, [retval0];
+  }
+  st.global.u64 [%rd3], %rd24;
+)";
+}  // namespace
+
+TEST(LockBits, OnlyTheFirstLaneAskingForABitTakesIt) {
+  // Threads 0..3 ask for word 0's bit; threads 4..7 for words 4..7, each its own.
+  const std::string body = std::string(R"(
+  setp.lt.u32 %p1, %r0, 4;
+  selp.u32 %r20, 0, %r0, %p1;
+  st.shared.u32 [words+16], 77;
+)") + kLdslk;
+  auto o = run_text(per_thread_kernel(body, kLockBitDecls), std::vector<Row>(8));
+  ASSERT_TRUE(o.result.completed) << o.result.watchdog_report;
+  EXPECT_EQ(o.at(0, 0) >> 32, 1u);
+  for (unsigned t = 1; t < 4; ++t) EXPECT_EQ(o.at(t, 0) >> 32, 0u) << t;
+  for (unsigned t = 4; t < 8; ++t) EXPECT_EQ(o.at(t, 0) >> 32, 1u) << t;
+  EXPECT_EQ(o.u32(4, 0), 77u);  // LDSLK also reads the word
+  EXPECT_EQ(o.result.stats.lock_bit_loads, 8u);
+  EXPECT_EQ(o.result.stats.lock_bit_acquired, 5u);
+}
+
+TEST(LockBits, WordsLockBitsApartShareABit) {
+  // Thread 0 asks for word 3, thread 1 for word 3 + 1024: the same lock bit (1024 bits).
+  const std::string body = std::string(R"(
+  mul.lo.u32 %r20, %r0, 1024;
+  add.u32 %r20, %r20, 3;
+)") + kLdslk;
+  auto o = run_text(per_thread_kernel(body, kLockBitDecls), std::vector<Row>(2));
+  ASSERT_TRUE(o.result.completed) << o.result.watchdog_report;
+  EXPECT_EQ(o.at(0, 0) >> 32, 1u);
+  EXPECT_EQ(o.at(1, 0) >> 32, 0u);
+  // With 2048 lock bits they are distinct.
+  DeviceOptions opts;
+  opts.lock_bits = 2048;
+  auto o2 = run_text(per_thread_kernel(body, kLockBitDecls), std::vector<Row>(2), 0, 1, opts);
+  EXPECT_EQ(o2.at(1, 0) >> 32, 1u);
+}
+
+TEST(LockBits, StsulStoresAndFreesTheBit) {
+  // Lane 0 takes word 5's bit, frees it with STSUL storing 1234, then lane 1 takes it and
+  // reads 1234; a second LDSLK by lane 1 fails (it holds the bit itself: alias deadlock).
+  const std::string body = std::string(R"(
+  mov.u32 %r20, 5;
+  setp.ne.u32 %p2, %r0, 0;
+  @%p2 bra $SECOND;
+)") + kLdslk + R"(
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd23;
+  .param .b32 param1;
+  st.param.b32 [param1], 1234;
+  call.uni simtsync_stsul, (param0, param1);
+  }
+$SECOND:
+  bar.sync 0;
+  @!%p2 bra $DONE;
+)" + kLdslk + R"(
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd23;
+  .param .b64 retval0;
+  call.uni (retval0), simtsync_ldslk, (param0);
+  ld.param.b64 %rd25, [retval0];
+  }
+  st.global.u64 [%rd3+8], %rd25;
+$DONE:
+)";
+  auto o = run_text(per_thread_kernel(body, kLockBitDecls), std::vector<Row>(2));
+  ASSERT_TRUE(o.result.completed) << o.result.watchdog_report;
+  EXPECT_EQ(o.at(0, 0) >> 32, 1u);
+  EXPECT_EQ(o.at(1, 0), (std::uint64_t{1} << 32) | 1234u);
+  EXPECT_EQ(o.at(1, 1) >> 32, 0u);
+  EXPECT_EQ(o.result.stats.lock_bit_stores, 1u);
+}
+
+TEST(LockBits, AGlobalAddressIsAFault) {
+  const std::string body = R"(
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd3;
+  .param .b64 retval0;
+  call.uni (retval0), simtsync_ldslk, (param0);
+  }
+)";
+  try {
+    run_text(per_thread_kernel(body, kLockBitDecls), std::vector<Row>(1));
+    FAIL() << "no fault";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("needs a shared-memory address"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace simtsync::func::testing

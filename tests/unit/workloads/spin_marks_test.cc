@@ -68,6 +68,8 @@ const std::map<std::string, std::vector<int>>& expected() {
       {"interac/interac.ptx:interac", {2}},
       {"syncval/syncval_atom_lock.ptx:syncval_atom_lock", {1}},
       {"syncval/syncval_shrd_lock.ptx:syncval_shrd_lock", {1}},
+      {"syncval/syncval_tiny_lock.ptx:syncval_tiny_lock", {1}},
+      {"syncval/syncval_warp_vote.ptx:syncval_warp_vote", {1}},
       // Applications (sync_apps.def): the SIMT-safe retry loops are the outermost loop of
       // their kernel except in TSP (climbers > lanes taking turns > the lock loop) and
       // Apriori (candidates > the insertion loop).
