@@ -1,5 +1,6 @@
 #include "transform/ssde.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <map>
@@ -146,6 +147,11 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
       continue;  // cannot happen after merge_returns; keep the loop untouched
     by_point[at].push_back(v.loop);
   }
+  // Cases in program order of the loop headers (the switch tests them in reverse).
+  for (auto& [at, loops] : by_point)
+    std::stable_sort(loops.begin(), loops.end(), [&](int x, int y) {
+      return cfg.block(a->loops.loop(x).header).begin < cfg.block(a->loops.loop(y).header).begin;
+    });
   Edits e;
   int sw = 0;
   std::map<NodeId, std::string> header_labels;
@@ -202,7 +208,13 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
     auto& code = e.after_labels[at];
     std::vector<Instruction> sw_code = tests;
     sw_code.push_back(make(Opcode::kMov, {ptx::Mod::kU32}, {reg_op(c), imm_op(0)}));
-    sw_code.insert(sw_code.end(), branches.begin(), branches.end());
+    // The cases are tested last loop first. The not-taken side of each test runs first (the
+    // default path before every loop, as seed 003 sec. IV-A asks) and waits at the next test,
+    // which is the test's reconvergence point, while the taken group iterates its loop. So a
+    // group spinning in a later loop never waits for one spinning in an earlier loop: with
+    // nested locks taken in program order (atm, cp_ds), the later loop's threads hold the
+    // locks the earlier loop's threads want, and tested first they can always release them.
+    sw_code.insert(sw_code.end(), branches.rbegin(), branches.rend());
     code.insert(code.begin(), sw_code.begin(), sw_code.end());
   }
   res.switch_blocks += sw;

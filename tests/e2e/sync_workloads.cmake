@@ -36,3 +36,12 @@ simtsync_e2e(syncval_warps 0 "x 5 dependent steps" ${exe} run syncval_warp_barr 
              --set workload.warps=5)
 simtsync_e2e(list_sync_locks 0 "syncval_shrd_lock" ${exe} list)
 simtsync_e2e(list_atm_params 0 "accounts" ${exe} list atm_simt)
+
+# SIMT-deadlock elimination (issue 7): with compile.ssde=true every *_mimd variant (and the
+# naive spin lock) terminates and validates under the IPDOM stack, in the timing mode (the
+# default) and in the functional mode; without it each stops with exit 3 (above).
+foreach(w naive_lock ht_mimd atm_mimd cp_ds_mimd tl_fg_mimd tl_cg_mimd am_fg_mimd am_cg_mimd
+          bh_st_mimd)
+  simtsync_e2e(${w}_ssde 0 "VALIDATED" ${exe} run ${w} --size test --set compile.ssde=true)
+  simtsync_e2e(${w}_ssde_functional 0 "VALIDATED" ${exe} run ${w} ${f} --set compile.ssde=true)
+endforeach()

@@ -63,6 +63,8 @@ int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threa
     WarpSlot& ws = slots_[s];
     if (ws.warp) continue;
     ws = WarpSlot{};
+    blocked_ &= ~(std::uint64_t{1} << s);
+    ldst_blocked_ &= ~(std::uint64_t{1} << s);
     ws.warp = warps[k];
     ws.cta_slot = cta_slot;
     ws.age = age + k;
@@ -169,7 +171,7 @@ void Sm::writeback(Cycle now) {
     WarpSlot& ws = slots_[static_cast<size_t>(w.slot)];
     if (ws.warp) {
       ws.sb.release(w.reg);
-      ws.blocked = false;
+      blocked_ &= ~(std::uint64_t{1} << w.slot);
       check_done(w.slot, now);
     }
   }
@@ -230,7 +232,7 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
 
 void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
   WarpSlot& ws = slots_[static_cast<size_t>(slot)];
-  ws.blocked = false;
+  blocked_ &= ~(std::uint64_t{1} << slot);
   const func::ExecInst& in = *acc->inst;
   if (in.op == ptx::Opcode::kSt || in.op == ptx::Opcode::kRed) {
     if (ws.pending_stores > 0) --ws.pending_stores;

@@ -51,8 +51,6 @@ struct WarpSlot {
   unsigned pending_loads = 0;   // loads and atomics in flight
   unsigned pending_stores = 0;  // stores in flight (fences wait for them)
   bool done = false;            // every thread exited; waits for memory, then CTA exit
-  bool blocked = false;         // waits on the scoreboard or a fence: skip until a release
-  bool blocked_ldst = false;    // its memory instruction found the LD/ST queue full
 };
 
 struct CtaSlot {
@@ -163,6 +161,9 @@ class Sm {
   bool ldst_refused_ = false;                // the memory port refused the queue head ...
   Cycle ldst_retry_at_ = 0;                  // ... and can take it from then (~0: after a response)
   std::uint64_t ldst_blocked_ = 0;           // slots waiting for room in the LD/ST queue
+  // Slots waiting on the scoreboard or a fence: skipped by the issue stage until a writeback
+  // or a memory response (a bit mask, so the scan over a scheduler's warps stays in registers).
+  std::uint64_t blocked_ = 0;
   std::uint64_t fetchable_ = 0;              // slots whose I-buffer wants an instruction
   std::uint64_t version_ = 0;                // bumps when warps arrive, finish or leave
   std::vector<std::uint64_t> view_version_;  // per scheduler: version its view was built at

@@ -46,9 +46,9 @@ bool Sm::issue_one(int s, Cycle now) {
   StallKind best = StallKind::kCount;
   for (int idx : order) {
     const int slot = mine[static_cast<size_t>(idx)];
-    const WarpSlot& bs = slots_[static_cast<size_t>(slot)];
-    if (bs.blocked || bs.blocked_ldst) {
-      best = std::min(best, bs.blocked_ldst ? StallKind::kStructural : StallKind::kData);
+    const std::uint64_t bit = std::uint64_t{1} << slot;
+    if ((blocked_ | ldst_blocked_) & bit) {
+      best = std::min(best, (ldst_blocked_ & bit) ? StallKind::kStructural : StallKind::kData);
       continue;
     }
     const StallKind r = try_issue(slot, now);
@@ -103,12 +103,12 @@ StallKind Sm::try_issue(int slot, Cycle now) {
   const func::ExecInst& in = *head.inst;
   if (ws.sb.hazard(in)) {
     // Only a writeback or a memory response can clear this: skip the warp until then.
-    ws.blocked = true;
+    blocked_ |= std::uint64_t{1} << slot;
     return StallKind::kData;
   }
   const ptx::UnitClass uc = ptx::opcode_unit(in.op);
   if (uc == ptx::UnitClass::kFence && (ws.pending_stores > 0 || ws.pending_loads > 0)) {
-    ws.blocked = true;
+    blocked_ |= std::uint64_t{1} << slot;
     return StallKind::kData;
   }
   const OpClass oc = op_class(in);
@@ -119,7 +119,6 @@ StallKind Sm::try_issue(int slot, Cycle now) {
   const bool is_mem = oc == OpClass::kMem;
   if (is_mem && ldst_queue_.size() >= p_.ldst_queue) {
     // Only the LD/ST queue draining can clear this: skip the warp until then.
-    ws.blocked_ldst = true;
     ldst_blocked_ |= std::uint64_t{1} << slot;
     return StallKind::kStructural;
   }

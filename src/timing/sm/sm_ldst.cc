@@ -25,8 +25,6 @@ bool bypasses_l1(const func::ExecInst& in) {
 
 void Sm::pop_ldst() {
   ldst_queue_.erase(ldst_queue_.begin());
-  for (std::uint64_t m = ldst_blocked_; m != 0; m &= m - 1)
-    slots_[static_cast<size_t>(std::countr_zero(m))].blocked_ldst = false;
   ldst_blocked_ = 0;
 }
 
