@@ -125,14 +125,14 @@ std::string label_at(const ptx::Function& f, int index) {
 
 // Transforms one function in place; returns false when nothing was flagged.
 bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOptions& o,
-                        int fn_index, SsdeResult& res) {
+                        int fn_index, bool single_entry, SsdeResult& res) {
   std::unique_ptr<Analyzed> a = std::make_unique<Analyzed>(f, m, o);
   if (a->dl.num_flagged() == 0) return false;
   bool needs_exit = false;
   for (const auto& v : a->dl.verdicts())
     if (const auto& s = a->safe.safe(v.loop); s && s->node == a->cfg.exit()) needs_exit = true;
   if (needs_exit) {
-    merge_returns(f, fmt::format("$L__ssde_exit{}", fn_index));
+    merge_returns(f, fmt::format("$L__ssde_exit{}_{}", fn_index, res.switch_blocks));
     f.finalize(f.base_pc);
     a = std::make_unique<Analyzed>(f, m, o);
   }
@@ -161,7 +161,7 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
     if (l.empty()) {
       auto it = e.new_labels.find(idx);
       if (it != e.new_labels.end()) return it->second;
-      l = fmt::format("$L__ssde_h{}_{}", fn_index, h);
+      l = fmt::format("$L__ssde_h{}_{}_{}", fn_index, res.switch_blocks, h);
       e.new_labels[idx] = l;
     }
     return l;
@@ -186,7 +186,21 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
       tests.push_back(make(Opcode::kSetp, {ptx::Mod::kEq, ptx::Mod::kU32},
                            {reg_op(p), reg_op(c), imm_op(k)}));
       branches.push_back(make(Opcode::kBra, {}, {label_op(hl)}, ptx::Guard{p, false}));
-      for (NodeId latch : l.latches) {
+      // Every edge into the header, the back edges and the entry edges alike, now sets the
+      // case and goes to the switch block: the switch block becomes the only entry of the new
+      // loop (single-entry, so it is a valid reconvergence point under NVIDIA's rule, seed 003
+      // sec. IV-A-1).
+      for (NodeId latch : cfg.preds(l.header)) {
+        const bool back = std::find(l.latches.begin(), l.latches.end(), latch) != l.latches.end();
+        if (!back && !single_entry) continue;
+        if (latch == cfg.entry()) {  // the header starts the function
+          e.before_labels[cfg.block(l.header).begin].push_back(
+              make(Opcode::kMov, {ptx::Mod::kU32}, {reg_op(c), imm_op(k)}));
+          e.before_labels[cfg.block(l.header).begin].push_back(
+              make(Opcode::kBra, {}, {label_op(sw_label)}));
+          continue;
+        }
+        if (!cfg.is_block(latch)) continue;
         const int t = cfg.terminator(latch);
         Instruction& term = f.insts[static_cast<size_t>(t)];
         const Instruction set_c = make(Opcode::kMov, {ptx::Mod::kU32}, {reg_op(c), imm_op(k)});
@@ -222,6 +236,11 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
   return true;
 }
 
+int flagged_loops(const ptx::Function& f, const ptx::Module& m, const SsdeOptions& o) {
+  const Analyzed a(f, m, o);
+  return a.dl.num_flagged();
+}
+
 }  // namespace
 
 SsdeResult ssde(const ptx::Module& m, const SsdeOptions& o) {
@@ -230,11 +249,30 @@ SsdeResult ssde(const ptx::Module& m, const SsdeOptions& o) {
   int fn_index = 0;
   for (auto& f : out.functions) {
     if (f.is_declaration) continue;
-    transform_function(f, m, o, fn_index++, res);
+    // First with single-entry loops forced (every entry edge of a flagged loop's header also
+    // goes through the switch block). That makes the new loop a natural loop the analysis
+    // sees; in rare cases (a false detection nested in an outer loop whose safe point lies
+    // inside it, bh_tb) the analysis then flags it again, and the function is transformed
+    // without forcing instead (valid under the IPDOM stack; the check below warns).
+    const ptx::Function original = f;
+    const SsdeResult saved = res;
+    if (!transform_function(f, m, o, fn_index, true, res)) {
+      ++fn_index;
+      continue;
+    }
+    const ptx::Module probe = ptx::parse_module(ptx::print_module(out), m.path);
+    const ptx::Function* pf = probe.find_function(f.name);
+    if (pf && flagged_loops(*pf, probe, o) > 0) {
+      f = original;
+      res = saved;
+      transform_function(f, m, o, fn_index, false, res);
+    }
+    ++fn_index;
   }
   // Print and re-parse: resolves labels, blocks and PCs and proves the output parses.
   res.module = ptx::parse_module(ptx::print_module(out), m.path);
-  // Single-entry check of the new loops (NVIDIA compatibility rule).
+  // Single-entry check of the new loops (NVIDIA compatibility rule): every way into the loop
+  // header now passes through the switch block, which must therefore dominate it.
   for (const auto& ch : res.changes) {
     const ptx::Function* f = res.module.find_function(ch.function);
     if (!f) continue;
@@ -242,7 +280,7 @@ SsdeResult ssde(const ptx::Module& m, const SsdeOptions& o) {
     const DomTree dom = DomTree::dominators(cfg);
     const int h = f->label_index(ch.loop_header), s = f->label_index(ch.switch_label);
     if (h < 0 || s < 0) continue;
-    if (!dom.dominates(cfg.node_of_inst(h), cfg.node_of_inst(s)))
+    if (!dom.dominates(cfg.node_of_inst(s), cfg.node_of_inst(h)))
       res.warnings.push_back(fmt::format("{}: the loop at {} re-entered from {} is not single-entry",
                                          ch.function, ch.loop_header, ch.switch_label));
   }
