@@ -33,7 +33,9 @@ class IWarpScheduler {
  public:
   virtual ~IWarpScheduler() = default;
   // Writes indices of valid warps into `out` (cleared first), highest priority first.
-  // `version` changes whenever any warp's valid/age changes (policies may cache on it).
+  // `version` changes whenever any warp's valid/age changes (policies may cache on it). The
+  // issue stage passes the same vector every cycle and never changes it, so a policy may leave
+  // `out` as it is when it already holds the order it would write (GTO does).
   virtual void order(std::span<const SchedWarp> warps, std::uint64_t version, Cycle now,
                      std::vector<int>& out) = 0;
   virtual void issued(int index, Cycle now) = 0;
