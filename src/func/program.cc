@@ -351,12 +351,12 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
             out.push_back(a.value);
           }
         };
+        offsets(rets, e.call_rets);
+        offsets(args, e.call_args);
         if (callee->name == "simtsync_ldslk" || callee->name == "simtsync_stsul") {
           // A lock-bit intrinsic (workloads/include/simtsync.cuh): the shared-memory
           // instruction it stands for, LDSLK or STSUL, not a call.
           const bool load = callee->name == "simtsync_ldslk";
-          offsets(rets, e.call_rets);
-          offsets(args, e.call_args);
           if (e.call_args.size() != (load ? 1u : 2u) || e.call_rets.size() != (load ? 1u : 0u))
             throw fail(in, fmt::format("{} takes {} and returns {}", callee->name,
                                        load ? "(pointer)" : "(pointer, value)",
@@ -373,8 +373,6 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
           throw fail(in, fmt::format("call to '{}', which has no body in this module",
                                      callee->name));
         e.callee = static_cast<int>(r.value);
-        offsets(rets, e.call_rets);
-        offsets(args, e.call_args);
         break;
       }
       case ptx::Opcode::kLd:

@@ -132,7 +132,7 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
   for (const auto& v : a->dl.verdicts())
     if (const auto& s = a->safe.safe(v.loop); s && s->node == a->cfg.exit()) needs_exit = true;
   if (needs_exit) {
-    merge_returns(f, fmt::format("$L__ssde_exit{}_{}", fn_index, res.switch_blocks));
+    merge_returns(f, fmt::format("$L__ssde_exit{}", fn_index));
     f.finalize(f.base_pc);
     a = std::make_unique<Analyzed>(f, m, o);
   }
@@ -161,7 +161,7 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
     if (l.empty()) {
       auto it = e.new_labels.find(idx);
       if (it != e.new_labels.end()) return it->second;
-      l = fmt::format("$L__ssde_h{}_{}_{}", fn_index, res.switch_blocks, h);
+      l = fmt::format("$L__ssde_h{}_{}", fn_index, h);
       e.new_labels[idx] = l;
     }
     return l;

@@ -49,6 +49,24 @@ class IWarpScheduler {
   virtual std::string name() const = 0;
 };
 
+// What a policy last wrote into the issue stage's order vector and from which inputs, so an
+// unchanged order is not rebuilt (see IWarpScheduler::order). `key` is whatever else the order
+// depends on: the last issued warp and, for GTO, the rotation.
+class OrderMemo {
+ public:
+  bool holds(const std::vector<int>& out, std::uint64_t version, std::uint64_t key) const {
+    return &out == out_ && out.size() == size_ && version == version_ && key == key_;
+  }
+  void remember(const std::vector<int>& out, std::uint64_t version, std::uint64_t key) {
+    out_ = &out, size_ = out.size(), version_ = version, key_ = key;
+  }
+
+ private:
+  const std::vector<int>* out_ = nullptr;
+  size_t size_ = 0;
+  std::uint64_t version_ = 0, key_ = 0;
+};
+
 struct SchedulerParams {
   std::string impl = "lrr";
   std::uint64_t rotation_period = 0;  // GTO age rotation (0 = off; seed 000 sec. IV-C: 50,000)

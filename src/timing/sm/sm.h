@@ -172,13 +172,11 @@ class Sm {
   std::vector<std::vector<int>> orders_;  // per scheduler (policies may keep them between cycles)
   std::vector<StallKind> last_stall_;
   bool long_latency_issued_ = false;
-  bool sched_changed_ = false;
+  bool sched_changed_ = false;  // a scheduler reordered its warps after a cycle without issue
   // A lower bound of the future I-buffer, fetch and pipeline ready times (next_event's scan);
   // lowered whenever one is set, recomputed by a scan once it has passed.
   mutable Cycle ready_min_ = 0;
-  void note_ready(Cycle at) {
-    ready_min_ = std::min(ready_min_, at);
-  }  // a scheduler reordered its warps after a cycle without issue
+  void note_ready(Cycle at) { ready_min_ = std::min(ready_min_, at); }
   // Scratch for scheduler calls.
   std::vector<sched::SchedWarp> view_;
   std::vector<int> order_;

@@ -30,9 +30,9 @@ class Gto final : public IWarpScheduler {
     const size_t m = sorted_.size();
     const size_t turns = period_ > 0 && m > 0 ? static_cast<size_t>((now / period_) % m) : 0;
     // Same inputs as the order this policy last wrote into `out`: it is still there.
-    if (&out == out_ && out.size() == out_size_ && version == out_version_ && last_ == out_last_ &&
-        turns == out_turns_)
-      return;
+    const std::uint64_t key = (static_cast<std::uint64_t>(turns) << 32) |
+                              static_cast<std::uint32_t>(last_);
+    if (memo_.holds(out, version, key)) return;
     out.clear();
     if (last_ >= 0 && last_ < n && warps[static_cast<size_t>(last_)].valid) out.push_back(last_);
     // sorted_ rotated left by `turns`, without a division per element.
@@ -40,11 +40,7 @@ class Gto final : public IWarpScheduler {
       if (sorted_[k] != last_) out.push_back(sorted_[k]);
     for (size_t k = 0; k < turns; ++k)
       if (sorted_[k] != last_) out.push_back(sorted_[k]);
-    out_ = &out;
-    out_size_ = out.size();
-    out_version_ = version;
-    out_last_ = last_;
-    out_turns_ = turns;
+    memo_.remember(out, version, key);
   }
   void issued(int index, Cycle) override { last_ = index; }
   std::string name() const override { return "gto"; }
@@ -54,12 +50,7 @@ class Gto final : public IWarpScheduler {
   int last_ = -1;
   std::uint64_t version_ = ~std::uint64_t{0};
   std::vector<int> sorted_;
-  // What the last order() wrote, to skip rebuilding an unchanged order.
-  const std::vector<int>* out_ = nullptr;
-  size_t out_size_ = 0;
-  std::uint64_t out_version_ = ~std::uint64_t{0};
-  int out_last_ = -2;
-  size_t out_turns_ = 0;
+  OrderMemo memo_;
 };
 
 }  // namespace
