@@ -1,22 +1,27 @@
 #include "cmd_analyze.h"
 
 #include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
-#include "analysis/deadlock_printer.h"
 #include "analysis/printer.h"
-#include "common/error.h"
 #include "cmd_analyze_table.h"
+#include "common/error.h"
 #include "ptx/parser.h"
 
 namespace simtsync::tools {
 namespace {
+
+namespace fs = std::filesystem;
 
 std::string read_file(const std::string& path) {
   std::ifstream f(path);
@@ -26,54 +31,130 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-analysis::DeadlockOptions deadlock_options(const AnalyzeOptions& o) {
-  analysis::DeadlockOptions d;
-  d.convention = o.compat ? analysis::Convention::kIpdomCompat : analysis::Convention::kIpdom;
-  d.parallel = !o.no_parallel;
-  d.distinct_params = !o.params_may_alias;
-  return d;
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// A private directory under the system temporary directory, removed with the object.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "simtsync_XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr)
+      throw usage_error(fmt::format("cannot create a temporary directory ({})", tmpl));
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// Functions some call in the module names (inlined into their callers' reports).
+std::set<std::string> called_functions(const ptx::Module& m) {
+  std::set<std::string> out;
+  for (const auto& f : m.functions)
+    for (const auto& in : f.insts)
+      if (in.opcode == ptx::Opcode::kCall)
+        for (const auto& op : in.operands)
+          if (op.kind == ptx::Operand::Kind::kSymbol) {
+            out.insert(op.name);
+            break;
+          }
+  return out;
 }
 
 }  // namespace
 
-std::string load_ptx_text(const std::string& path) {
-  if (path.size() > 3 && path.substr(path.size() - 3) == ".cu") {
-    const char* env = std::getenv("NVCC");
-    std::string nvcc = env ? env : "nvcc";
-    if (!env && std::filesystem::exists("/usr/local/cuda/bin/nvcc")) nvcc = "/usr/local/cuda/bin/nvcc";
-    auto out = std::filesystem::temp_directory_path() /
-               fmt::format("simtsync_{}.ptx", std::filesystem::path(path).stem().string());
-    std::string cmd = fmt::format("\"{}\" -ptx -arch=sm_75 -O3 -lineinfo \"{}\" -o \"{}\" 2>&1",
-                                  nvcc, path, out.string());
-    if (std::system(cmd.c_str()) != 0)
-      throw unsupported_error(fmt::format("{}: nvcc could not compile it (command: {})", path, cmd));
-    return read_file(out.string());
-  }
-  return read_file(path);
+analysis::AnalysisOptions AnalysisFlags::options() const {
+  analysis::AnalysisOptions a;
+  a.detect.convention = compat ? analysis::Convention::kIpdomCompat : analysis::Convention::kIpdom;
+  a.detect.parallel = !no_parallel;
+  a.detect.distinct_params = !params_may_alias;
+  a.detect.uniformity = !no_uniformity;
+  a.split_loops = !no_split;
+  a.inline_calls = !no_inline;
+  return a;
 }
 
-int cmd_analyze(const AnalyzeOptions& o) {
-  const analysis::DeadlockOptions dopts = deadlock_options(o);
+void add_nvcc_options(CLI::App* cmd, NvccOptions& o) {
+  cmd->add_option("--arch", o.arch, "nvcc -arch for .cu input (default sm_75)");
+  cmd->add_option("-I,--include", o.includes, "nvcc include directory for .cu input");
+  cmd->add_option("-D,--define", o.defines, "nvcc macro definition for .cu input (NAME or NAME=V)");
+  cmd->add_option("--nvcc-flag", o.flags, "extra nvcc argument for .cu input, verbatim (repeat)");
+}
+
+void add_analysis_flags(CLI::App* cmd, AnalysisFlags& f) {
+  cmd->add_flag("--no-uniformity", f.no_uniformity,
+                "Algorithm 1 as published: warp-uniform busy-waits count as SIMT deadlocks");
+  cmd->add_flag("--no-split-loops", f.no_split, "loops that share a header stay one loop");
+  cmd->add_flag("--no-inline", f.no_inline, "do not inline calls (intra-procedural)");
+}
+
+void add_analyze_extras(CLI::App* cmd, AnalyzeOptions& o) {
+  add_nvcc_options(cmd, o.nvcc);
+  add_analysis_flags(cmd, o.flags);
+  cmd->add_option("--truth", o.truth,
+                  "--table ground truth: lines `FILE KERNEL [spin|LINE...]` naming the loops "
+                  "that SIMT-deadlock (default: FILE.truth beside each input)");
+}
+
+std::string load_ptx_text(const std::string& path, const NvccOptions& nvcc) {
+  if (path.size() <= 3 || path.substr(path.size() - 3) != ".cu") return read_file(path);
+  if (!fs::exists(path)) throw usage_error(fmt::format("cannot read '{}'", path));
+  const char* env = std::getenv("NVCC");
+  std::string exe = env ? env : "nvcc";
+  if (!env && fs::exists("/usr/local/cuda/bin/nvcc")) exe = "/usr/local/cuda/bin/nvcc";
+  const TempDir dir;
+  const fs::path out = dir.path() / (fs::path(path).stem().string() + ".ptx");
+  std::string cmd = fmt::format("{} -ptx -arch={} -O3 -lineinfo", quote(exe), quote(nvcc.arch));
+  for (const auto& i : nvcc.includes) cmd += " -I" + quote(i);
+  for (const auto& d : nvcc.defines) cmd += " -D" + quote(d);
+  for (const auto& f : nvcc.flags) cmd += " " + quote(f);
+  cmd += fmt::format(" {} -o {}", quote(path), quote(out.string()));
+  // nvcc's diagnostics (warnings included) go to stderr: stdout is the report's alone.
+  std::fflush(stdout);
+  const int rc = std::system((cmd + " 1>&2").c_str());
+  if (rc != 0 || !fs::exists(out))
+    throw unsupported_error(fmt::format("{}: nvcc could not compile it (exit {}; command: {})",
+                                        path, WIFEXITED(rc) ? WEXITSTATUS(rc) : rc, cmd));
+  return read_file(out.string());
+}
+
+int cmd_analyze(const AnalyzeOptions& in) {
+  AnalyzeOptions o = in;
+  o.flags.compat |= o.compat;
+  o.flags.no_parallel |= o.no_parallel;
+  o.flags.params_may_alias |= o.params_may_alias;
+  const analysis::AnalysisOptions aopts = o.flags.options();
   if (o.table) {
-    DetectionTable t;
-    for (const auto& p : o.paths) t.add_module(ptx::parse_module(load_ptx_text(p), p), dopts);
+    DetectionTable t(o.truth);
+    for (const auto& p : o.paths)
+      t.add_module(ptx::parse_module(load_ptx_text(p, o.nvcc), p), p, aopts);
     fmt::print("{}", o.json ? t.to_json().dump(2) + "\n" : t.format());
     return 0;
   }
   nlohmann::json all = nlohmann::json::array();
   bool any = false;
   for (const auto& path : o.paths) {
-    ptx::Module m = ptx::parse_module(load_ptx_text(path), path);
+    const ptx::Module m = ptx::parse_module(load_ptx_text(path, o.nvcc), path);
+    const std::set<std::string> called =
+        aopts.inline_calls ? called_functions(m) : std::set<std::string>{};
     for (const auto& f : m.functions) {
-      if (f.is_declaration || (!o.kernel.empty() && f.name != o.kernel)) continue;
+      if (f.is_declaration) continue;
+      if (o.kernel.empty() && !f.is_entry && called.count(f.name)) continue;  // inlined
+      if (!o.kernel.empty() && f.name != o.kernel) continue;
       any = true;
-      const analysis::Cfg cfg(f);
-      const auto dom = analysis::DomTree::dominators(cfg);
-      const auto pdom = analysis::DomTree::post_dominators(cfg);
-      const auto loops = analysis::LoopInfo::compute(cfg, dom);
-      const auto dl = analysis::SimtDeadlock::compute({&cfg, &dom, &pdom, &loops, &m}, dopts);
-      const auto safe = analysis::SafePdom::compute(cfg, pdom, loops, dl);
-      const analysis::DeadlockReport rep{&m, &cfg, &loops, &dl, &safe};
+      const analysis::FunctionAnalysis a(m, f, aopts);
+      const analysis::DeadlockReport rep = a.report();
       if (o.json) {
         auto j = analysis::deadlock_json(rep);
         j["file"] = path;
@@ -82,16 +163,16 @@ int cmd_analyze(const AnalyzeOptions& o) {
       }
       fmt::print("{}", analysis::format_deadlock(rep));
       if (o.dump) {
-        fmt::print("-- loops\n{}-- reconvergence\n{}-- cfg\n{}-- dominators\n{}-- post-dominators\n{}",
-                   analysis::format_loops(cfg, loops),
-                   analysis::format_reconvergence(cfg, dl.reconvergence()),
-                   analysis::format_cfg(cfg), analysis::format_dom_tree(cfg, dom),
-                   analysis::format_dom_tree(cfg, pdom));
+        fmt::print(
+            "-- loops\n{}-- reconvergence\n{}-- cfg\n{}-- dominators\n{}-- post-dominators\n{}",
+            analysis::format_loops(a.cfg(), a.loops()),
+            analysis::format_reconvergence(a.cfg(), a.deadlock().reconvergence()),
+            analysis::format_cfg(a.cfg()), analysis::format_dom_tree(a.cfg(), a.dom()),
+            analysis::format_dom_tree(a.cfg(), a.pdom()));
       }
     }
   }
-  if (!any && !o.kernel.empty())
-    throw usage_error(fmt::format("no function named '{}'", o.kernel));
+  if (!any && !o.kernel.empty()) throw usage_error(fmt::format("no function named '{}'", o.kernel));
   if (o.json) std::cout << all.dump(2) << "\n";
   return 0;
 }

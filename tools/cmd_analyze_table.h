@@ -1,34 +1,53 @@
 // The detection-rate table of `simtsync analyze --table` (seed 003 Table IV): kernels, divergent
-// branches, loops, detections, true and false detections, false-detection rate (false / loops).
+// branches, loops, SIMT-deadlock detections, warp-uniform busy-waits, true and false detections,
+// false-detection rate (false / loops) and misses.
 //
-// Ground truth comes from names and markers: a kernel whose name or file contains "mimd" or
-// "naive" is a MIMD kernel that deadlocks under an IPDOM stack; one with "simt" is hand-
-// restructured; others are synchronization-free or otherwise SIMT-safe. A detection is true
-// when the kernel is MIMD and the loop is a marked busy-wait loop (`pmevent 7`, from
-// SIMTSYNC_SPIN_LOOP) or the kernel marks none; every other detection is false. A marked loop
-// of a MIMD kernel that is not flagged is counted as missed.
+// Ground truth comes from a sidecar file, never from names: `--truth FILE`, else `STEM.truth`
+// beside each input file. Each line (`#` starts a comment) is
+//     FILE KERNEL [spin | LINE...]
+// FILE: the input's file name (no directory), KERNEL: the PTX function name or `*`. The kernel
+// SIMT-deadlocks under an IPDOM stack; `spin` (the default) means its loops marked with
+// `pmevent 7` (SIMTSYNC_SPIN_LOOP) are the deadlocking ones (every loop when it marks none),
+// LINE... the source lines of the deadlocking loops' headers (innermost .loc, as reported).
+// A detection is true when it names such a loop, false otherwise ("SIMT deadlock claimed where
+// none can occur"); such a loop left unflagged is missed. Kernels not listed are SIMT-safe.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "analysis/simt_deadlock.h"
+#include "analysis/deadlock_analysis.h"
 
 namespace simtsync::tools {
 
 class DetectionTable {
  public:
-  void add_module(const ptx::Module& m, const analysis::DeadlockOptions& o);
+  // `truth_file` may be empty (then sidecars are looked up per input).
+  explicit DetectionTable(const std::string& truth_file = {});
+  void add_module(const ptx::Module& m, const std::string& path,
+                  const analysis::AnalysisOptions& o);
   std::string format() const;
   nlohmann::json to_json() const;
 
  private:
+  struct Truth {
+    bool spin = true;
+    std::vector<int> lines;
+  };
+  void load_truth(const std::string& file);
+  const Truth* truth_for(const std::string& file, const std::string& kernel) const;
+
   struct Row {
-    std::string file, kernel, group;  // group: mimd, simt, other
-    int branches = 0, loops = 0, detections = 0, truedet = 0, falsedet = 0, missed = 0;
+    std::string file, kernel, group;  // group: deadlock (listed in the truth), safe
+    int branches = 0, loops = 0, detections = 0, busy_waits = 0, truedet = 0, falsedet = 0,
+        missed = 0, calls_not_analysed = 0;
   };
   std::vector<Row> rows_;
+  std::map<std::pair<std::string, std::string>, Truth> truth_;
+  std::vector<std::string> loaded_;
+  bool explicit_truth_ = false;
 };
 
 }  // namespace simtsync::tools

@@ -190,6 +190,7 @@ int real_main(int argc, char** argv) {
   analyze->add_flag("--no-parallel", ao.no_parallel, "ignore blocks parallel to loops (AWARE)");
   analyze->add_flag("--params-may-alias", ao.params_may_alias,
                     "assume distinct kernel pointer arguments may overlap");
+  add_analyze_extras(analyze, ao);
 
   auto* transform = app.add_subcommand("transform", "SSDE: eliminate SIMT-induced deadlocks in PTX");
   TransformOptions to;
@@ -199,6 +200,7 @@ int real_main(int argc, char** argv) {
   transform->add_flag("--no-parallel", to.no_parallel, "ignore blocks parallel to loops");
   transform->add_flag("--params-may-alias", to.params_may_alias,
                       "assume distinct kernel pointer arguments may overlap");
+  add_transform_extras(transform, to);
 
   // Listed for --help only: real_main hands both to the Python engine before parsing.
   app.add_subcommand("sweep", "run an experiment's points in parallel, resumably");

@@ -7,20 +7,61 @@
 namespace simtsync::analysis {
 namespace {
 
-std::string block_name(const Cfg& cfg, int inst) { return cfg.name(cfg.node_of_inst(inst)); }
+std::string block_name(const Cfg& cfg, int inst) {
+  return cfg.name(cfg.node_of_inst(inst));
+}
 
 nlohmann::json inst_json(const DeadlockReport& r, int i) {
   const ptx::Function& f = r.cfg->function();
   const auto& in = f.insts[static_cast<size_t>(i)];
-  return {{"inst", i}, {"ptx", ptx::print_instruction(f, in)}, {"block", block_name(*r.cfg, i)},
-          {"source", source_line(r.module, in)}, {"ptx_line", in.ptx_line}};
+  return {{"inst", i},
+          {"ptx", ptx::print_instruction(f, in)},
+          {"block", block_name(*r.cfg, i)},
+          {"source", source_line(r.module, f, i)},
+          {"ptx_line", in.ptx_line}};
 }
 
 std::string inst_text(const DeadlockReport& r, int i) {
   const ptx::Function& f = r.cfg->function();
   const auto& in = f.insts[static_cast<size_t>(i)];
   return fmt::format("`{}` [{}, {}]", ptx::print_instruction(f, in), block_name(*r.cfg, i),
-                     source_line(r.module, in));
+                     source_line(r.module, f, i));
+}
+
+std::string file_name(const ptx::Module* m, int file) {
+  if (m == nullptr) return {};
+  const auto* sf = m->find_file(file);
+  if (sf == nullptr) return {};
+  std::string p = sf->path;
+  if (auto slash = p.find_last_of('/'); slash != std::string::npos) p = p.substr(slash + 1);
+  return p;
+}
+
+// A header of the CUDA toolkit (atomicCAS and friends): not the user's line.
+bool toolkit_file(const ptx::Module* m, int file) {
+  if (m == nullptr) return false;
+  const auto* sf = m->find_file(file);
+  if (sf == nullptr) return false;
+  const std::string& p = sf->path;
+  return p.find("/include/") != std::string::npos &&
+         (p.find("cuda") != std::string::npos || p.find("/targets/") != std::string::npos);
+}
+
+const char* status_text(const LoopVerdict& v) {
+  if (v.flagged) return "POTENTIAL SIMT DEADLOCK";
+  if (v.busy_wait) return "busy-wait, warp-uniform (not a SIMT deadlock)";
+  return "no SIMT deadlock";
+}
+
+std::string busy_wait_reason(const DeadlockReport& r, const LoopVerdict& v) {
+  std::string why = "every exit branch is warp-uniform";
+  const Uniformity& u = r.dl->uniformity();
+  const Loop& l = r.loops->loop(v.loop);
+  if (u.single_lane(l.header)) why += " (one lane of the warp runs it)";
+  why += v.enclosing_divergent.empty()
+             ? " and no divergent branch encloses the loop"
+             : " and no write is reachable from the divergent branches around it";
+  return why;
 }
 
 std::string point_text(const DeadlockReport& r, const ProgramPoint& p) {
@@ -30,7 +71,7 @@ std::string point_text(const DeadlockReport& r, const ProgramPoint& p) {
   const bool start = p.inst == r.cfg->block(p.node).begin;
   return fmt::format("{} {} `{}` ({})", r.cfg->name(p.node),
                      start ? "at its start," : fmt::format("before inst {},", p.inst),
-                     ptx::print_instruction(f, in), source_line(r.module, in));
+                     ptx::print_instruction(f, in), source_line(r.module, f, p.inst));
 }
 
 }  // namespace
@@ -48,21 +89,61 @@ std::string source_line(const ptx::Module* m, const ptx::Instruction& in) {
   return fmt::format("{}:{}", m ? m->path : std::string("<ptx>"), in.ptx_line);
 }
 
+std::string source_line(const ptx::Module* m, const ptx::Function& f, int inst) {
+  const ptx::Instruction& in = f.insts[static_cast<size_t>(inst)];
+  if (in.loc.line <= 0 || m == nullptr || m->find_file(in.loc.file) == nullptr)
+    return fmt::format("{}:{}", m ? m->path : std::string("<ptx>"), in.ptx_line);
+  struct Pos {
+    int file, line, col;
+    bool operator==(const Pos&) const = default;
+  };
+  std::vector<Pos> frames{{in.loc.file, in.loc.line, in.loc.column}};
+  ptx::SrcLoc cur = in.loc;
+  for (int depth = 0; depth < 16 && cur.inlined_line > 0; ++depth) {
+    const Pos at{cur.inlined_file, cur.inlined_line, cur.inlined_column};
+    frames.push_back(at);
+    // The nearest instruction whose .loc is that position and was itself inlined.
+    const ptx::SrcLoc* next = nullptr;
+    const int n = static_cast<int>(f.insts.size());
+    for (int d = 1; d < n && next == nullptr; ++d)
+      for (int k : {inst - d, inst + d}) {
+        if (k < 0 || k >= n) continue;
+        const ptx::SrcLoc& l = f.insts[static_cast<size_t>(k)].loc;
+        if (l.inlined_line > 0 && Pos{l.file, l.line, l.column} == at) {
+          next = &l;
+          break;
+        }
+      }
+    if (next == nullptr) break;
+    cur = *next;
+  }
+  size_t first = 0;
+  while (first + 1 < frames.size() && toolkit_file(m, frames[first].file)) ++first;
+  std::string out = fmt::format("{}:{}", file_name(m, frames[first].file), frames[first].line);
+  for (size_t k = first + 1; k < frames.size(); ++k)
+    out += fmt::format(" (inlined at {}:{})", file_name(m, frames[k].file), frames[k].line);
+  return out;
+}
+
 std::string format_deadlock(const DeadlockReport& r) {
   const Cfg& cfg = *r.cfg;
   const ptx::Function& f = cfg.function();
-  std::string out = fmt::format("{} {}: {} loops, {} flagged (convention {}, parallel blocks {}{})\n",
-                                f.is_entry ? "kernel" : "function", f.name,
-                                r.dl->verdicts().size(), r.dl->num_flagged(),
-                                convention_name(r.dl->options().convention),
-                                r.dl->options().parallel ? "counted" : "ignored",
-                                r.dl->options().distinct_params ? "" : ", parameters may alias");
+  const DeadlockOptions& o = r.dl->options();
+  std::string out = fmt::format(
+      "{} {}: {} loops, {} flagged{} (convention {}, parallel blocks {}{}{})\n",
+      f.is_entry ? "kernel" : "function", f.name, r.dl->verdicts().size(), r.dl->num_flagged(),
+      o.uniformity ? fmt::format(", {} warp-uniform busy-waits", r.dl->num_busy_waits()) : "",
+      convention_name(o.convention), o.parallel ? "counted" : "ignored",
+      o.distinct_params ? "" : ", parameters may alias",
+      o.uniformity ? "" : ", no uniformity analysis");
+  if (r.inlined_calls > 0) out += fmt::format("  {} calls inlined\n", r.inlined_calls);
+  if (r.calls_not_analysed != nullptr)
+    for (const auto& c : *r.calls_not_analysed) out += "  call not analysed: " + c + "\n";
   for (const LoopVerdict& v : r.dl->verdicts()) {
     const Loop& l = r.loops->loop(v.loop);
-    const auto& head = f.insts[static_cast<size_t>(cfg.block(l.header).begin)];
-    out += fmt::format("  loop {} ({}) depth {}: {}\n", cfg.name(l.header),
-                       source_line(r.module, head), l.depth,
-                       v.flagged ? "POTENTIAL SIMT DEADLOCK" : "no SIMT deadlock");
+    out +=
+        fmt::format("  loop {} ({}) depth {}: {}\n", cfg.name(l.header),
+                    source_line(r.module, f, cfg.block(l.header).begin), l.depth, status_text(v));
     for (int b : v.exit_branches) out += "    exit branch " + inst_text(r, b) + "\n";
     for (int i : v.reads) {
       out += "    exit depends on read " + inst_text(r, i) + " " +
@@ -70,8 +151,15 @@ std::string format_deadlock(const DeadlockReport& r) {
     }
     for (const RedefWrite& w : v.redefs) {
       out += fmt::format("    redefining write {} {} ({}{})\n", inst_text(r, w.inst),
-                         r.dl->alias().address(w.inst).describe(),
-                         w.reachable ? "reachable" : "", w.parallel ? (w.reachable ? ", parallel" : "parallel") : "");
+                         r.dl->alias().address(w.inst).describe(), w.reachable ? "reachable" : "",
+                         w.parallel ? (w.reachable ? ", parallel" : "parallel") : "");
+    }
+    if (v.busy_wait) {
+      for (const RedefWrite& w : v.seed_redefs)
+        out += fmt::format("    write counted by the published algorithm {} {} ({})\n",
+                           inst_text(r, w.inst), r.dl->alias().address(w.inst).describe(),
+                           w.reachable ? "reachable" : "parallel");
+      out += "    not a SIMT deadlock: " + busy_wait_reason(r, v) + "\n";
     }
     if (r.safe != nullptr)
       if (const auto& s = r.safe->safe(v.loop))
@@ -88,14 +176,23 @@ nlohmann::json deadlock_json(const DeadlockReport& r) {
   j["kernel"] = f.is_entry;
   j["convention"] = convention_name(r.dl->options().convention);
   j["parallel_blocks"] = r.dl->options().parallel;
+  j["uniformity"] = r.dl->options().uniformity;
+  j["inlined_calls"] = r.inlined_calls;
+  j["calls_not_analysed"] = nlohmann::json::array();
+  if (r.calls_not_analysed != nullptr)
+    for (const auto& c : *r.calls_not_analysed) j["calls_not_analysed"].push_back(c);
   j["loops"] = nlohmann::json::array();
   for (const LoopVerdict& v : r.dl->verdicts()) {
     const Loop& l = r.loops->loop(v.loop);
     nlohmann::json lj;
     lj["header"] = cfg.name(l.header);
-    lj["source"] = source_line(r.module, f.insts[static_cast<size_t>(cfg.block(l.header).begin)]);
+    lj["source"] = source_line(r.module, f, cfg.block(l.header).begin);
     lj["depth"] = l.depth;
     lj["flagged"] = v.flagged;
+    lj["seed_flagged"] = v.seed_flagged;
+    lj["busy_wait"] = v.busy_wait;
+    lj["verdict"] = v.flagged ? "simt-deadlock" : v.busy_wait ? "busy-wait" : "none";
+    if (v.busy_wait) lj["why_not"] = busy_wait_reason(r, v);
     lj["spin_marked"] = v.spin_marked;
     lj["exit_branches"] = nlohmann::json::array();
     for (int b : v.exit_branches) lj["exit_branches"].push_back(inst_json(r, b));

@@ -69,7 +69,7 @@ bool Loop::contains(NodeId n) const {
   return std::binary_search(blocks.begin(), blocks.end(), n);
 }
 
-LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom) {
+LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions& o) {
   SIMTSYNC_CHECK(dom.direction() == Direction::kForward && dom.size() == cfg.size());
   LoopInfo info;
   info.innermost_.assign(static_cast<size_t>(cfg.size()), -1);
@@ -77,17 +77,11 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom) {
     if (!dom.dominates(e.second, e.first)) info.irreducible_.push_back(e);
   sort_unique(info.irreducible_);
 
-  // Headers in dominator-tree preorder, so that enclosing loops come first.
-  for (NodeId h : dom.preorder()) {
-    std::vector<NodeId> latches;
-    for (NodeId p : cfg.preds(h))
-      if (dom.contains(p) && dom.dominates(h, p)) latches.push_back(p);
-    if (latches.empty()) continue;
-    std::sort(latches.begin(), latches.end());
+  auto add_loop = [&](NodeId h, std::vector<NodeId> latches, std::vector<NodeId> blocks) {
     Loop l;
     l.id = static_cast<int>(info.loops_.size());
     l.header = h;
-    l.blocks = loop_body(cfg, dom, h, latches);
+    l.blocks = std::move(blocks);
     l.latches = std::move(latches);
     for (NodeId b : l.blocks)
       for (NodeId s : cfg.succs(b))
@@ -101,16 +95,51 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom) {
     sort_unique(l.exit_blocks);
     for (NodeId b : l.exiting_blocks) l.exiting_branches.push_back(cfg.terminator(b));
     info.loops_.push_back(std::move(l));
+  };
+  // Headers in dominator-tree preorder, so that enclosing loops come first.
+  for (NodeId h : dom.preorder()) {
+    std::vector<NodeId> latches;
+    for (NodeId p : cfg.preds(h))
+      if (dom.contains(p) && dom.dominates(h, p)) latches.push_back(p);
+    if (latches.empty()) continue;
+    std::sort(latches.begin(), latches.end());
+    std::vector<NodeId> merged = loop_body(cfg, dom, h, latches);
+    if (!o.split_shared_headers || latches.size() < 2) {
+      add_loop(h, latches, std::move(merged));
+      continue;
+    }
+    // One body per latch; the distinct ones smaller than the merged body become inner loops,
+    // largest first so that an enclosing same-header loop precedes the loops inside it.
+    std::vector<std::vector<NodeId>> bodies;
+    for (NodeId t : latches) bodies.push_back(loop_body(cfg, dom, h, {t}));
+    std::vector<std::vector<NodeId>> inner;
+    for (const auto& b : bodies)
+      if (b.size() < merged.size() && std::find(inner.begin(), inner.end(), b) == inner.end())
+        inner.push_back(b);
+    std::stable_sort(inner.begin(), inner.end(),
+                     [](const auto& a, const auto& b) { return a.size() > b.size(); });
+    add_loop(h, latches, std::move(merged));
+    for (const auto& b : inner) {
+      std::vector<NodeId> ls;
+      for (size_t k = 0; k < latches.size(); ++k)
+        if (std::includes(b.begin(), b.end(), bodies[k].begin(), bodies[k].end()))
+          ls.push_back(latches[k]);
+      add_loop(h, ls, b);
+    }
   }
 
   // Nesting: a later loop whose header lies in an earlier loop's body is inside it; the last
   // such loop in preorder is the innermost one.
   for (Loop& l : info.loops_) {
-    for (int o = l.id - 1; o >= 0; --o)
-      if (info.loops_[static_cast<size_t>(o)].contains(l.header)) {
-        l.parent = o;
-        break;
-      }
+    for (int p = l.id - 1; p >= 0; --p) {
+      const Loop& outer = info.loops_[static_cast<size_t>(p)];
+      if (!outer.contains(l.header)) continue;
+      if (outer.header == l.header && !std::includes(outer.blocks.begin(), outer.blocks.end(),
+                                                     l.blocks.begin(), l.blocks.end()))
+        continue;  // a sibling sharing only the header
+      l.parent = p;
+      break;
+    }
     if (l.parent >= 0) {
       Loop& p = info.loops_[static_cast<size_t>(l.parent)];
       p.children.push_back(l.id);

@@ -4,6 +4,13 @@
 //  - A back edge is a real edge t -> h with h dominating t (both reachable from ENTRY). All back
 //    edges into the same header form ONE loop; its body is h plus every block that reaches a
 //    latch without passing through h. Loops therefore nest or are disjoint.
+//  - With LoopOptions::split_shared_headers (what the SIMT-deadlock analyses use), a header
+//    whose back edges enclose different bodies also gets one loop per distinct smaller body
+//    (the latches whose bodies lie inside it), nested in the merged loop: nvcc emits a spin
+//    `while (atomicCAS(..) != 0);` as a self-loop on the block that heads an enclosing retry
+//    loop, and that inner loop has its own exit branch and reconvergence point (issue 13).
+//    Same-header loops then nest by body inclusion; two same-header loops whose bodies only
+//    share the header are siblings.
 //  - Retreating edges whose target does not dominate the source (irreducible control flow)
 //    form no loop; they are listed in irreducible_edges() so clients can refuse or warn.
 //  - Exit edges are real edges from a body block to a node outside the body (EXIT included,
@@ -40,10 +47,14 @@ struct Loop {
   bool contains(NodeId n) const;
 };
 
+struct LoopOptions {
+  bool split_shared_headers = false;
+};
+
 class LoopInfo {
  public:
   // `dom` must be DomTree::dominators(cfg).
-  static LoopInfo compute(const Cfg& cfg, const DomTree& dom);
+  static LoopInfo compute(const Cfg& cfg, const DomTree& dom, const LoopOptions& o = {});
 
   const std::vector<Loop>& loops() const { return loops_; }
   const Loop& loop(int id) const { return loops_[static_cast<size_t>(id)]; }

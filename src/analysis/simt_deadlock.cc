@@ -1,6 +1,7 @@
 #include "analysis/simt_deadlock.h"
 
 #include <algorithm>
+#include <map>
 
 #include "analysis/inst_info.h"
 #include "analysis/reaching_defs.h"
@@ -13,16 +14,58 @@ int SimtDeadlock::num_flagged() const {
                                         [](const LoopVerdict& v) { return v.flagged; }));
 }
 
+int SimtDeadlock::num_busy_waits() const {
+  return static_cast<int>(std::count_if(verdicts_.begin(), verdicts_.end(),
+                                        [](const LoopVerdict& v) { return v.busy_wait; }));
+}
+
+namespace {
+
+// Blocks reachable from `from` without entering the loop and without passing a blocking
+// barrier (the barrier's block is included; writes after its barrier do not count).
+std::vector<char> reachable_from(const Cfg& cfg, NodeId from, const Loop& l,
+                                 std::map<NodeId, int>& cut) {
+  std::vector<char> seen(static_cast<size_t>(cfg.size()), 0);
+  if (!cfg.is_block(from) || l.contains(from)) return seen;
+  const ptx::Function& f = cfg.function();
+  std::vector<NodeId> work{from};
+  seen[static_cast<size_t>(from)] = 1;
+  while (!work.empty()) {
+    const NodeId n = work.back();
+    work.pop_back();
+    bool barrier = false;
+    for (int i = cfg.block(n).begin; i < cfg.block(n).end && !barrier; ++i)
+      if (is_blocking_barrier(f.insts[static_cast<size_t>(i)])) {
+        cut[n] = i;
+        barrier = true;
+      }
+    if (barrier) continue;
+    for (NodeId s : cfg.succs(n)) {
+      if (!cfg.is_block(s) || seen[static_cast<size_t>(s)] || l.contains(s) ||
+          cfg.is_virtual_edge(n, s))
+        continue;
+      seen[static_cast<size_t>(s)] = 1;
+      work.push_back(s);
+    }
+  }
+  return seen;
+}
+
+}  // namespace
+
 SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
   const Cfg& cfg = *in.cfg;
   const ptx::Function& f = cfg.function();
   SimtDeadlock r;
   r.opts_ = o;
   r.rec_ = ReconvergenceTable::compute(cfg, *in.pdom, o.convention);
-  const ReachingDefs rd = ReachingDefs::compute(cfg);
+  r.rd_ = std::make_shared<const ReachingDefs>(ReachingDefs::compute(cfg));
+  const ReachingDefs& rd = *r.rd_;
   const ControlDependence cd = ControlDependence::compute(cfg, *in.pdom);
   r.alias_ = AliasAnalysis::compute(cfg, rd, in.module, o.distinct_params);
   r.regions_ = compute_loop_regions(cfg, *in.pdom, *in.loops, r.rec_);
+  r.uniformity_ = Uniformity::compute({&cfg, &rd, &r.rec_, &r.alias_});
+  const Uniformity& uni = r.uniformity_;
 
   for (const Loop& l : in.loops->loops()) {
     LoopVerdict v;
@@ -72,7 +115,50 @@ SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
         if (r.alias_.may_alias(rd_inst, w.inst)) w.reads.push_back(rd_inst);
       if (!w.reads.empty()) v.redefs.push_back(w);
     }
-    v.flagged = !v.redefs.empty();  // line 20
+    v.seed_flagged = !v.redefs.empty();  // line 20
+    v.flagged = v.seed_flagged;
+    if (o.uniformity && v.seed_flagged) {
+      for (int b : v.exit_branches) v.divergent_exit |= uni.divergent_branch(b);
+      // Divergent branches whose region holds the whole loop, and what is reachable from
+      // their reconvergence points: lanes that never entered L wait there.
+      std::vector<char> from_enclosing(static_cast<size_t>(cfg.size()), 0);
+      std::map<NodeId, int> cut;
+      for (int p : uni.divergence_points()) {
+        if (!uni.divergent_branch(p)) continue;
+        const auto& region = uni.region(p);
+        if (!std::all_of(l.blocks.begin(), l.blocks.end(),
+                         [&](NodeId b) { return region[static_cast<size_t>(b)] != 0; }))
+          continue;
+        v.enclosing_divergent.push_back(p);
+        const ReconvergencePoint* rp = r.rec_.find_by_inst(p);
+        if (rp == nullptr) continue;
+        const auto seen = reachable_from(cfg, rp->reconverge_node, l, cut);
+        for (size_t k = 0; k < seen.size(); ++k) from_enclosing[k] |= seen[k];
+      }
+      v.seed_redefs = v.redefs;
+      std::vector<RedefWrite> kept;
+      for (RedefWrite w : v.redefs) {
+        const NodeId bb = cfg.node_of_inst(w.inst);
+        bool reach = false;
+        if (w.reachable) {
+          auto c = cut.find(bb);
+          const bool before_cut = c == cut.end() || w.inst < c->second;
+          reach = v.divergent_exit || (from_enclosing[static_cast<size_t>(bb)] && before_cut);
+        }
+        bool para = false;
+        if (w.parallel) {
+          auto it = reg.parallel.find(bb);
+          if (it != reg.parallel.end())
+            for (int br : it->second) para |= uni.divergent_branch(br);
+        }
+        w.reachable = reach;
+        w.parallel = para;
+        if (reach || para) kept.push_back(w);
+      }
+      v.redefs = std::move(kept);
+      v.flagged = !v.redefs.empty();
+      v.busy_wait = !v.flagged;
+    }
     r.verdicts_.push_back(std::move(v));
   }
   return r;

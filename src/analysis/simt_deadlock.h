@@ -9,8 +9,21 @@
 // result owns the alias analysis and loop regions it used, so clients (Algorithm 2, reports)
 // see the same facts. Options pick the reconvergence convention and whether parallel blocks
 // count (AWARE needs only reachable ones, seed 003 sec. IV-B).
+//
+// Uniformity (issue 13, on by default): Algorithm 1 as published flags every busy-wait whose
+// exit reads memory a later write may change. A write can only be held back by the SIMT
+// constraints when some lanes of the warp wait while others loop, so with the uniformity
+// analysis (uniformity.h) a redefining write counts only when
+//  - it is reachable and some exit branch of L is divergent (lanes leave in different
+//    iterations and wait at R(L)), or it is reachable from the reconvergence point of a
+//    divergent branch whose region holds all of L (lanes that did not enter L wait there);
+//  - it is parallel through a divergent branch of its ParaBrSet.
+// A loop the published algorithm flags but that keeps no write is a "busy-wait, warp-uniform":
+// reported (seed_flagged, busy_wait), not flagged, not transformed. uniformity = false gives
+// the published algorithm (flagged == seed_flagged).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "analysis/alias.h"
@@ -19,6 +32,7 @@
 #include "analysis/loop_regions.h"
 #include "analysis/loops.h"
 #include "analysis/reconvergence.h"
+#include "analysis/uniformity.h"
 
 namespace simtsync::analysis {
 
@@ -26,23 +40,29 @@ struct DeadlockOptions {
   Convention convention = Convention::kIpdom;
   bool parallel = true;  // count writes in blocks parallel to the loop (stack units need them)
   bool distinct_params = true;  // alias.h rule 4d: kernel pointer arguments do not overlap
+  bool uniformity = true;       // drop writes no lane of the warp can hold back (see above)
 };
 
 struct RedefWrite {
   int inst = -1;
-  bool reachable = false;           // BB(I_W) reachable from L
-  bool parallel = false;            // BB(I_W) parallel to L
-  std::vector<int> reads;           // the SharedReads it may redefine
+  bool reachable = false;  // BB(I_W) reachable from L
+  bool parallel = false;   // BB(I_W) parallel to L
+  std::vector<int> reads;  // the SharedReads it may redefine
 };
 
 struct LoopVerdict {
   int loop = -1;
-  bool flagged = false;
-  std::vector<int> exit_branches;   // ExitConds(L)
-  std::vector<int> reads;           // SharedReads(L)
-  std::vector<int> writes;          // SharedWrites(L)
-  std::vector<RedefWrite> redefs;   // RedefWrites(L)
-  bool spin_marked = false;         // the loop holds `pmevent 7` (SIMTSYNC_SPIN_LOOP ground truth)
+  bool flagged = false;         // can SIMT-deadlock (the published verdict without uniformity)
+  bool seed_flagged = false;    // Algorithm 1 as published
+  bool busy_wait = false;       // seed_flagged, but warp-uniform: not a SIMT deadlock
+  bool divergent_exit = false;  // some exit branch may split the warp
+  std::vector<int> enclosing_divergent;  // divergent branches whose region holds the loop
+  std::vector<int> exit_branches;        // ExitConds(L)
+  std::vector<int> reads;                // SharedReads(L)
+  std::vector<int> writes;               // SharedWrites(L)
+  std::vector<RedefWrite> redefs;        // RedefWrites(L) (after the uniformity filter)
+  std::vector<RedefWrite> seed_redefs;   // RedefWrites(L) of the published algorithm
+  bool spin_marked = false;  // the loop holds `pmevent 7` (SIMTSYNC_SPIN_LOOP ground truth)
 };
 
 class SimtDeadlock {
@@ -62,12 +82,16 @@ class SimtDeadlock {
   const AliasAnalysis& alias() const { return alias_; }
   const std::vector<LoopRegion>& regions() const { return regions_; }
   const std::vector<LoopVerdict>& verdicts() const { return verdicts_; }
+  const Uniformity& uniformity() const { return uniformity_; }
   int num_flagged() const;
+  int num_busy_waits() const;
 
  private:
   DeadlockOptions opts_;
   ReconvergenceTable rec_;
   AliasAnalysis alias_;
+  std::shared_ptr<const ReachingDefs> rd_;  // heap-held: uniformity_ points into it
+  Uniformity uniformity_;
   std::vector<LoopRegion> regions_;
   std::vector<LoopVerdict> verdicts_;
 };

@@ -1,11 +1,12 @@
 #include "transform/ssde.h"
 
-#include <algorithm>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
+#include "analysis/deadlock_analysis.h"
 #include "analysis/safe_pdom.h"
 #include "common/error.h"
 #include "ptx/parser.h"
@@ -21,10 +22,23 @@ using ptx::Instruction;
 using ptx::Opcode;
 using ptx::Operand;
 
-Operand reg_op(int r) { Operand o; o.kind = Operand::Kind::kReg; o.reg = r; return o; }
-Operand imm_op(std::int64_t v) { Operand o; o.kind = Operand::Kind::kImmInt; o.imm = v; return o; }
+Operand reg_op(int r) {
+  Operand o;
+  o.kind = Operand::Kind::kReg;
+  o.reg = r;
+  return o;
+}
+Operand imm_op(std::int64_t v) {
+  Operand o;
+  o.kind = Operand::Kind::kImmInt;
+  o.imm = v;
+  return o;
+}
 Operand label_op(const std::string& n) {
-  Operand o; o.kind = Operand::Kind::kLabel; o.name = n; return o;
+  Operand o;
+  o.kind = Operand::Kind::kLabel;
+  o.name = n;
+  return o;
 }
 
 Instruction make(Opcode op, std::vector<ptx::Mod> mods, std::vector<Operand> ops,
@@ -63,11 +77,14 @@ void rebuild(ptx::Function& f, const Edits& e) {
   std::vector<ptx::Label> labels;
   size_t next_label = 0;
   for (int i = 0; i <= n; ++i) {
-    const ptx::SrcLoc loc = i < n ? f.insts[static_cast<size_t>(i)].loc
-                                  : (n > 0 ? f.insts.back().loc : ptx::SrcLoc{});
+    const ptx::SrcLoc loc =
+        i < n ? f.insts[static_cast<size_t>(i)].loc : (n > 0 ? f.insts.back().loc : ptx::SrcLoc{});
     pos_before[static_cast<size_t>(i)] = static_cast<int>(out.size());
     if (auto it = e.before_labels.find(i); it != e.before_labels.end())
-      for (Instruction in : it->second) { in.loc = loc; out.push_back(std::move(in)); }
+      for (Instruction in : it->second) {
+        in.loc = loc;
+        out.push_back(std::move(in));
+      }
     pos_labels[static_cast<size_t>(i)] = static_cast<int>(out.size());
     while (next_label < f.labels.size() && f.labels[next_label].index == i) {
       labels.push_back(ptx::Label{f.labels[next_label].name, static_cast<int>(out.size())});
@@ -76,7 +93,10 @@ void rebuild(ptx::Function& f, const Edits& e) {
     if (auto it = e.new_labels.find(i); it != e.new_labels.end())
       labels.push_back(ptx::Label{it->second, static_cast<int>(out.size())});
     if (auto it = e.after_labels.find(i); it != e.after_labels.end())
-      for (Instruction in : it->second) { in.loc = loc; out.push_back(std::move(in)); }
+      for (Instruction in : it->second) {
+        in.loc = loc;
+        out.push_back(std::move(in));
+      }
     if (i < n) out.push_back(f.insts[static_cast<size_t>(i)]);
   }
   for (auto& s : f.scopes) {
@@ -94,6 +114,10 @@ std::string where(const ptx::Module& m, const Instruction& in) {
 
 // Replaces every ret/exit with a branch to one final `ret`; returns true when it changed f.
 void merge_returns(ptx::Function& f, const std::string& label) {
+  int leaves = 0;
+  for (const auto& in : f.insts) leaves += in.opcode == Opcode::kRet || in.opcode == Opcode::kExit;
+  if (leaves == 1 && f.insts.back().opcode == Opcode::kRet && f.insts.back().guard.reg < 0)
+    return;  // already single-exit (a previous round merged them)
   Edits e;
   for (auto& in : f.insts) {
     if (in.opcode != Opcode::kRet && in.opcode != Opcode::kExit) continue;
@@ -104,17 +128,27 @@ void merge_returns(ptx::Function& f, const std::string& label) {
   rebuild(f, e);
 }
 
+analysis::AnalysisOptions analysis_options(const SsdeOptions& o, bool inline_calls) {
+  analysis::AnalysisOptions a;
+  a.detect = o.detect;
+  a.split_loops = o.split_loops;
+  a.inline_calls = inline_calls;
+  return a;
+}
+
+// The facts the transform of one function uses: its own body, not inlined (the edits index it).
 struct Analyzed {
-  Cfg cfg;
-  DomTree dom, pdom;
-  analysis::LoopInfo loops;
-  analysis::SimtDeadlock dl;
-  analysis::SafePdom safe;
+  analysis::FunctionAnalysis fa;
+  const Cfg& cfg;
+  const analysis::LoopInfo& loops;
+  const analysis::SimtDeadlock& dl;
+  const analysis::SafePdom& safe;
   Analyzed(const ptx::Function& f, const ptx::Module& m, const SsdeOptions& o)
-      : cfg(f), dom(DomTree::dominators(cfg)), pdom(DomTree::post_dominators(cfg)),
-        loops(analysis::LoopInfo::compute(cfg, dom)),
-        dl(analysis::SimtDeadlock::compute({&cfg, &dom, &pdom, &loops, &m}, o.detect)),
-        safe(analysis::SafePdom::compute(cfg, pdom, loops, dl)) {}
+      : fa(m, f, analysis_options(o, false)),
+        cfg(fa.cfg()),
+        loops(fa.loops()),
+        dl(fa.deadlock()),
+        safe(fa.safe()) {}
 };
 
 std::string label_at(const ptx::Function& f, int index) {
@@ -124,24 +158,30 @@ std::string label_at(const ptx::Function& f, int index) {
 }
 
 // Transforms one function in place; returns false when nothing was flagged.
-bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOptions& o,
-                        int fn_index, bool single_entry, SsdeResult& res) {
+bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOptions& o, int fn_index,
+                        bool single_entry, SsdeResult& res) {
   std::unique_ptr<Analyzed> a = std::make_unique<Analyzed>(f, m, o);
   if (a->dl.num_flagged() == 0) return false;
   bool needs_exit = false;
   for (const auto& v : a->dl.verdicts())
     if (const auto& s = a->safe.safe(v.loop); s && s->node == a->cfg.exit()) needs_exit = true;
   if (needs_exit) {
-    merge_returns(f, fmt::format("$L__ssde_exit{}", fn_index));
+    std::string exit_label = fmt::format("$L__ssde_exit{}", fn_index);
+    while (f.label_index(exit_label) >= 0) exit_label += "_";
+    merge_returns(f, exit_label);
     f.finalize(f.base_pc);
     a = std::make_unique<Analyzed>(f, m, o);
   }
   const Cfg& cfg = a->cfg;
   // Group the flagged loops by safe point (instruction index; EXIT -> the final ret).
   std::map<int, std::vector<int>> by_point;
+  std::vector<NodeId> headers_done;  // one transformed loop per header: the outermost flagged
   for (const auto& v : a->dl.verdicts()) {
     const auto& s = a->safe.safe(v.loop);
     if (!s) continue;
+    const NodeId h = a->loops.loop(v.loop).header;
+    if (std::find(headers_done.begin(), headers_done.end(), h) != headers_done.end()) continue;
+    headers_done.push_back(h);
     int at = s->node == cfg.exit() ? static_cast<int>(f.insts.size()) - 1 : s->inst;
     if (s->node == cfg.exit() && (f.insts.empty() || f.insts.back().opcode != Opcode::kRet))
       continue;  // cannot happen after merge_returns; keep the loop untouched
@@ -162,6 +202,7 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
       auto it = e.new_labels.find(idx);
       if (it != e.new_labels.end()) return it->second;
       l = fmt::format("$L__ssde_h{}_{}", fn_index, h);
+      while (f.label_index(l) >= 0) l += "_";  // a label left by an earlier round
       e.new_labels[idx] = l;
     }
     return l;
@@ -183,8 +224,8 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
       const analysis::Loop& l = a->loops.loop(lid);
       const std::string hl = header_label(l.header);
       const int p = add_reg(f, fmt::format("%ssde_p{}_{}", id, k), ptx::DType::kPred);
-      tests.push_back(make(Opcode::kSetp, {ptx::Mod::kEq, ptx::Mod::kU32},
-                           {reg_op(p), reg_op(c), imm_op(k)}));
+      tests.push_back(
+          make(Opcode::kSetp, {ptx::Mod::kEq, ptx::Mod::kU32}, {reg_op(p), reg_op(c), imm_op(k)}));
       branches.push_back(make(Opcode::kBra, {}, {label_op(hl)}, ptx::Guard{p, false}));
       // Every edge into the header, the back edges and the entry edges alike, now sets the
       // case and goes to the switch block: the switch block becomes the only entry of the new
@@ -205,8 +246,10 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
         Instruction& term = f.insts[static_cast<size_t>(t)];
         const Instruction set_c = make(Opcode::kMov, {ptx::Mod::kU32}, {reg_op(c), imm_op(k)});
         if (term.opcode == Opcode::kBrx)
-          throw unsupported_error(fmt::format("{}: error: SSDE cannot rewrite an indirect (brx) "
-                                              "loop latch", where(m, term)));
+          throw unsupported_error(
+              fmt::format("{}: error: SSDE cannot rewrite an indirect (brx) "
+                          "loop latch",
+                          where(m, term)));
         if (term.opcode == Opcode::kBra && term.operands[0].target == cfg.block(l.header).begin) {
           Instruction guarded = set_c;
           guarded.guard = term.guard;
@@ -241,10 +284,8 @@ int flagged_loops(const ptx::Function& f, const ptx::Module& m, const SsdeOption
   return a.dl.num_flagged();
 }
 
-}  // namespace
-
-SsdeResult ssde(const ptx::Module& m, const SsdeOptions& o) {
-  SsdeResult res;
+// One pass of Algorithm 3 over every function of `m` (appends to res).
+ptx::Module transform_module(const ptx::Module& m, const SsdeOptions& o, SsdeResult& res) {
   ptx::Module out = m;
   int fn_index = 0;
   for (auto& f : out.functions) {
@@ -270,7 +311,57 @@ SsdeResult ssde(const ptx::Module& m, const SsdeOptions& o) {
     ++fn_index;
   }
   // Print and re-parse: resolves labels, blocks and PCs and proves the output parses.
-  res.module = ptx::parse_module(ptx::print_module(out), m.path);
+  return ptx::parse_module(ptx::print_module(out), m.path);
+}
+
+// Loops the full analysis (calls inlined) still flags in `m`, with the reason.
+std::vector<std::string> still_flagged(const ptx::Module& m, const SsdeOptions& o, int rounds) {
+  std::vector<std::string> out;
+  for (const auto& f : m.functions) {
+    if (f.is_declaration) continue;
+    const analysis::FunctionAnalysis a(m, f, analysis_options(o, o.inline_calls));
+    for (const auto& v : a.deadlock().verdicts()) {
+      if (!v.flagged) continue;
+      const analysis::Loop& l = a.loops().loop(v.loop);
+      const int head = a.cfg().block(l.header).begin;
+      const std::string label = a.cfg().name(l.header);
+      std::string why;
+      if (a.inlined_calls() > 0 && label.find("$i") != std::string::npos) {
+        why =
+            "the loop is in a called function; SSDE transforms one function at a time "
+            "(inline the callee, e.g. compile with -O3)";
+      } else if (a.inlined_calls() > 0) {
+        why =
+            "its redefining writes are in called functions; SSDE transforms one function at a "
+            "time (inline the callees, e.g. compile with -O3)";
+      } else {
+        why = fmt::format(
+            "still flagged after {} rounds of the transform: its safe "
+            "post-dominator keeps landing inside another flagged loop",
+            rounds);
+      }
+      out.push_back(fmt::format("{}: loop {} ({}): {}", f.name, label,
+                                analysis::source_line(&m, a.function(), head), why));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+SsdeResult ssde(const ptx::Module& m, const SsdeOptions& o) {
+  SsdeResult res;
+  res.module = m;
+  // Apply the transform until the full re-analysis finds nothing (or kMaxRounds passed).
+  for (int round = 0; round < kMaxRounds; ++round) {
+    const size_t before = res.changes.size();
+    ptx::Module next = transform_module(res.module, o, res);
+    if (res.changes.size() == before) break;  // nothing this pass could transform
+    res.module = std::move(next);
+    ++res.rounds;
+    if (still_flagged(res.module, o, res.rounds).empty()) break;
+  }
+  res.unfixed = still_flagged(res.module, o, res.rounds);
   // Single-entry check of the new loops (NVIDIA compatibility rule): every way into the loop
   // header now passes through the switch block, which must therefore dominate it.
   for (const auto& ch : res.changes) {
@@ -281,8 +372,9 @@ SsdeResult ssde(const ptx::Module& m, const SsdeOptions& o) {
     const int h = f->label_index(ch.loop_header), s = f->label_index(ch.switch_label);
     if (h < 0 || s < 0) continue;
     if (!dom.dominates(cfg.node_of_inst(s), cfg.node_of_inst(h)))
-      res.warnings.push_back(fmt::format("{}: the loop at {} re-entered from {} is not single-entry",
-                                         ch.function, ch.loop_header, ch.switch_label));
+      res.warnings.push_back(
+          fmt::format("{}: the loop at {} re-entered from {} is not single-entry", ch.function,
+                      ch.loop_header, ch.switch_label));
   }
   return res;
 }

@@ -21,6 +21,11 @@
 //    file:line:col.
 //  - warnings: new loops that are not single-entry (the header does not dominate the switch
 //    block), which the NVIDIA compatibility rule of seed 003 sec. IV-A-1 asks for.
+//  - Fixed point (issue 13): only loops that can SIMT-deadlock are transformed (warp-uniform
+//    busy-waits are left alone). The output is re-analysed with the full analysis (calls
+//    inlined); while some loop is still flagged the transform is applied again to the output,
+//    at most kMaxRounds times. Every loop still flagged after that is listed in `unfixed` with
+//    the reason, so the result is either clean under re-analysis or says exactly what is not.
 #pragma once
 
 #include <string>
@@ -33,11 +38,15 @@ namespace simtsync::transform {
 
 struct SsdeOptions {
   analysis::DeadlockOptions detect;
+  bool split_loops = true;   // see analysis::AnalysisOptions
+  bool inline_calls = true;  // for the re-analysis (the transform itself is per function)
 };
+
+inline constexpr int kMaxRounds = 3;
 
 struct SsdeChange {
   std::string function;
-  std::string loop_header;  // PTX label
+  std::string loop_header;   // PTX label
   std::string switch_label;  // label of the switch block
   int case_value = 0;
 };
@@ -46,7 +55,9 @@ struct SsdeResult {
   ptx::Module module;
   std::vector<SsdeChange> changes;
   std::vector<std::string> warnings;
+  std::vector<std::string> unfixed;  // "FUNCTION: loop LABEL (SOURCE) ...: why"
   int switch_blocks = 0;
+  int rounds = 0;
   bool changed() const { return !changes.empty(); }
 };
 

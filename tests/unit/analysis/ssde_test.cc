@@ -1,30 +1,28 @@
 // SSDE (seed 003 Algorithm 3): the transformed kernels re-parse, re-analyse clean, and
 // assemble with ptxas -arch=sm_75 when ptxas is installed.
+#include "transform/ssde.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
-#include "analysis/simt_deadlock.h"
+#include "analysis/deadlock_analysis.h"
 #include "ptx/parser.h"
 #include "ptx/printer.h"
-#include "transform/ssde.h"
 
 namespace simtsync::transform {
 namespace {
 
 namespace fs = std::filesystem;
 
+// Loops the full analysis (calls inlined, shared headers split, uniformity) flags.
 int flagged(const ptx::Module& m) {
   int n = 0;
   for (const auto& f : m.functions) {
     if (f.is_declaration) continue;
-    const analysis::Cfg cfg(f);
-    const auto dom = analysis::DomTree::dominators(cfg);
-    const auto pdom = analysis::DomTree::post_dominators(cfg);
-    const auto loops = analysis::LoopInfo::compute(cfg, dom);
-    n += analysis::SimtDeadlock::compute({&cfg, &dom, &pdom, &loops, &m}).num_flagged();
+    n += analysis::FunctionAnalysis(m, f).deadlock().num_flagged();
   }
   return n;
 }
@@ -57,7 +55,14 @@ TEST(Ssde, EveryKernelReanalysesCleanAndUnflaggedOnesAreUnchanged) {
     SCOPED_TRACE(p.string());
     const auto m = ptx::load_module_file(p.string());
     const SsdeResult r = ssde(m);
-    EXPECT_EQ(flagged(r.module), 0);
+    // Clean, or every loop left is named (only the -O0 case of issue 13, whose loop and
+    // release live in different functions).
+    if (p.filename() == "issue13_spin_O0G.ptx") {
+      EXPECT_FALSE(r.unfixed.empty());
+    } else {
+      EXPECT_TRUE(r.unfixed.empty());
+      EXPECT_EQ(flagged(r.module), 0);
+    }
     if (!r.changed()) {
       EXPECT_EQ(r.module, m);
     }

@@ -1,0 +1,34 @@
+#include "analysis/deadlock_analysis.h"
+
+namespace simtsync::analysis {
+
+const ptx::Function* FunctionAnalysis::pick(const ptx::Module& m, const ptx::Function& f,
+                                            const AnalysisOptions& o, FunctionAnalysis& self) {
+  if (!o.inline_calls) return &f;
+  InlineResult r = inline_calls(m, f, o.inlining);
+  self.not_analysed_ = std::move(r.not_analysed);
+  self.inlined_calls_ = r.inlined_calls;
+  if (r.inlined_calls == 0) return &f;
+  self.inlined_ = std::make_unique<ptx::Function>(std::move(r.function));
+  return self.inlined_.get();
+}
+
+FunctionAnalysis::FunctionAnalysis(const ptx::Module& m, const ptx::Function& f,
+                                   const AnalysisOptions& o)
+    : module_(&m),
+      func_(pick(m, f, o, *this)),
+      cfg_(*func_),
+      dom_(DomTree::dominators(cfg_)),
+      pdom_(DomTree::post_dominators(cfg_)),
+      loops_(LoopInfo::compute(cfg_, dom_, LoopOptions{o.split_loops})),
+      dl_(SimtDeadlock::compute({&cfg_, &dom_, &pdom_, &loops_, &m}, o.detect)),
+      safe_(SafePdom::compute(cfg_, pdom_, loops_, dl_)) {}
+
+DeadlockReport FunctionAnalysis::report() const {
+  DeadlockReport r{module_, &cfg_, &loops_, &dl_, &safe_};
+  r.calls_not_analysed = &not_analysed_;
+  r.inlined_calls = inlined_calls_;
+  return r;
+}
+
+}  // namespace simtsync::analysis

@@ -1,0 +1,275 @@
+#include "analysis/uniformity.h"
+
+#include <algorithm>
+
+#include "analysis/inst_info.h"
+
+namespace simtsync::analysis {
+namespace {
+
+using ptx::Opcode;
+using ptx::Operand;
+using ptx::SpecialReg;
+
+bool lane_special(SpecialReg r) {
+  switch (r) {
+    case SpecialReg::kTid:
+    case SpecialReg::kLaneid:
+    case SpecialReg::kLanemaskEq:
+    case SpecialReg::kLanemaskLe:
+    case SpecialReg::kLanemaskLt:
+    case SpecialReg::kLanemaskGe:
+    case SpecialReg::kLanemaskGt:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool reads_lane_special(const Operand& o) {
+  if (o.kind == Operand::Kind::kSpecial) return lane_special(o.sreg);
+  if (o.kind == Operand::Kind::kVector || o.kind == Operand::Kind::kList)
+    return std::any_of(o.elems.begin(), o.elems.end(), reads_lane_special);
+  return false;
+}
+
+// Blocks on paths from `from` that have not reached `stop` (stop excluded). Real edges only.
+void mark_paths(const Cfg& cfg, NodeId from, NodeId stop, std::vector<char>& seen) {
+  if (from == stop || !cfg.is_block(from) || seen[static_cast<size_t>(from)]) return;
+  std::vector<NodeId> work{from};
+  seen[static_cast<size_t>(from)] = 1;
+  while (!work.empty()) {
+    const NodeId n = work.back();
+    work.pop_back();
+    for (NodeId s : cfg.succs(n)) {
+      if (s == stop || !cfg.is_block(s) || seen[static_cast<size_t>(s)] ||
+          cfg.is_virtual_edge(n, s))
+        continue;
+      seen[static_cast<size_t>(s)] = 1;
+      work.push_back(s);
+    }
+  }
+}
+
+// The unique reaching definition of `reg` at `inst`, or -1.
+int unique_def(const ReachingDefs& rd, int inst, int reg) {
+  const std::vector<int> d = rd.reaching(inst, reg);
+  return d.size() == 1 ? d.front() : -1;
+}
+
+// `reg` at `inst` is exactly %tid.x or %laneid (through mov/cvt).
+bool is_lane_index(const ptx::Function& f, const ReachingDefs& rd, int inst, int reg, int depth) {
+  const int d = unique_def(rd, inst, reg);
+  if (d < 0 || depth > 8) return false;
+  const ptx::Instruction& in = f.insts[static_cast<size_t>(d)];
+  if ((in.opcode != Opcode::kMov && in.opcode != Opcode::kCvt) || in.operands.size() != 2 ||
+      in.guard.reg >= 0)
+    return false;
+  const Operand& src = in.operands[1];
+  if (src.kind == Operand::Kind::kSpecial)
+    return (src.sreg == SpecialReg::kTid && src.component == 0) || src.sreg == SpecialReg::kLaneid;
+  if (src.kind == Operand::Kind::kReg) return is_lane_index(f, rd, d, src.reg, depth + 1);
+  return false;
+}
+
+// For a branch guarded by `x == C` (x a lane index): true when the guard being `taken_value`
+// means x == C. Returns -1 when the guard is not such a test, else 1 (taken side is equal) or 0.
+int lane_test_side(const ptx::Function& f, const ReachingDefs& rd, int br) {
+  const ptx::Instruction& b = f.insts[static_cast<size_t>(br)];
+  if (b.guard.reg < 0) return -1;
+  bool negated = b.guard.negate;
+  int at = br, reg = b.guard.reg;
+  for (int hop = 0; hop < 4; ++hop) {
+    const int d = unique_def(rd, at, reg);
+    if (d < 0) return -1;
+    const ptx::Instruction& in = f.insts[static_cast<size_t>(d)];
+    if (in.guard.reg >= 0) return -1;
+    if (in.opcode == Opcode::kNot && in.operands.size() == 2 &&
+        in.operands[1].kind == Operand::Kind::kReg) {
+      negated = !negated;
+      at = d;
+      reg = in.operands[1].reg;
+      continue;
+    }
+    if (in.opcode != Opcode::kSetp || in.operands.size() != 3 || in.operands[0].reg2 >= 0)
+      return -1;
+    const ptx::InstAttrs a = in.attrs();
+    if (a.op || !a.cmp || (*a.cmp != ptx::Mod::kEq && *a.cmp != ptx::Mod::kNe)) return -1;
+    const Operand& x = in.operands[1];
+    const Operand& y = in.operands[2];
+    const Operand* var = nullptr;
+    if (x.kind == Operand::Kind::kReg && y.kind == Operand::Kind::kImmInt) var = &x;
+    if (y.kind == Operand::Kind::kReg && x.kind == Operand::Kind::kImmInt) var = &y;
+    if (var == nullptr || !is_lane_index(f, rd, d, var->reg, 0)) return -1;
+    const bool eq = *a.cmp == ptx::Mod::kEq;
+    return (eq != negated) ? 1 : 0;
+  }
+  return -1;
+}
+
+}  // namespace
+
+bool Uniformity::divergent_use(int inst, int reg) const {
+  const auto& s = sync_div_[static_cast<size_t>(inst)];
+  if (std::find(s.begin(), s.end(), reg) != s.end()) return true;
+  for (int d : rd_->reaching(inst, reg))
+    if (d >= 0 && div_result_[static_cast<size_t>(d)]) return true;
+  return false;
+}
+
+const std::vector<char>& Uniformity::region(int inst) const {
+  if (inst < 0 || inst >= static_cast<int>(region_slot_.size())) return empty_;
+  const int s = region_slot_[static_cast<size_t>(inst)];
+  return s < 0 ? empty_ : regions_[static_cast<size_t>(s)];
+}
+
+Uniformity Uniformity::compute(const Inputs& in) {
+  const Cfg& cfg = *in.cfg;
+  const ptx::Function& f = cfg.function();
+  const size_t n = f.insts.size();
+  Uniformity u;
+  u.cfg_ = in.cfg;
+  u.rd_ = in.rd;
+  u.div_result_.assign(n, 0);
+  u.div_branch_.assign(n, 0);
+  u.sync_div_.assign(n, {});
+  u.single_lane_.assign(static_cast<size_t>(cfg.size()), 0);
+  u.region_slot_.assign(n, -1);
+
+  // Regions of every divergence point.
+  for (const ReconvergencePoint& p : in.rec->points()) {
+    std::vector<char> r(static_cast<size_t>(cfg.size()), 0);
+    for (NodeId s : cfg.succs(p.block))
+      if (!cfg.is_virtual_edge(p.block, s)) mark_paths(cfg, s, p.reconverge_node, r);
+    u.region_slot_[static_cast<size_t>(p.inst)] = static_cast<int>(u.regions_.size());
+    u.regions_.push_back(std::move(r));
+    u.points_.push_back(p.inst);
+  }
+  // Single-lane regions: the equal side of `lane index == C` up to the reconvergence point.
+  for (const ReconvergencePoint& p : in.rec->points()) {
+    const ptx::Instruction& b = f.insts[static_cast<size_t>(p.inst)];
+    if (b.opcode != Opcode::kBra || cfg.succs(p.block).size() != 2) continue;
+    const int side = lane_test_side(f, *in.rd, p.inst);
+    if (side < 0) continue;
+    const NodeId eq_succ = cfg.succs(p.block)[side == 1 ? 0 : 1];  // taken target first
+    std::vector<char> r(static_cast<size_t>(cfg.size()), 0);
+    mark_paths(cfg, eq_succ, p.reconverge_node, r);
+    for (size_t k = 0; k < r.size(); ++k)
+      if (r[k]) u.single_lane_[k] = 1;
+  }
+
+  // Local-memory accesses, for the store -> load rule.
+  std::vector<int> local_loads, local_stores;
+  for (size_t i = 0; i < n; ++i) {
+    const MemAccess m = memory(f.insts[i]);
+    if (!m.is_access()) continue;
+    const bool local = m.space == ptx::Space::kLocal ||
+                       in.alias->address(static_cast<int>(i)).space == ptx::Space::kLocal;
+    if (!local) continue;
+    if (m.read) local_loads.push_back(static_cast<int>(i));
+    if (m.write) local_stores.push_back(static_cast<int>(i));
+  }
+
+  auto any_use_divergent = [&](int i) {
+    for (int r : uses(f.insts[static_cast<size_t>(i)]))
+      if (u.divergent_use(i, r)) return true;
+    return false;
+  };
+  auto in_divergent_region = [&](NodeId b) {
+    for (int p : u.points_)
+      if (u.div_branch_[static_cast<size_t>(p)] && u.region(p)[static_cast<size_t>(b)]) return true;
+    return false;
+  };
+
+  std::vector<char> sync_done(n, 0);  // the sync marks of a branch depend on its region only
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (u.div_result_[i]) continue;
+      const ptx::Instruction& ins = f.insts[i];
+      if (defs(ins).empty()) continue;
+      bool d = false;
+      switch (ins.opcode) {
+        case Opcode::kAtom:
+        case Opcode::kMatch:
+        case Opcode::kCall:
+          d = true;
+          break;
+        case Opcode::kVote:
+        case Opcode::kRedux:
+        case Opcode::kActivemask:
+          d = false;
+          break;
+        case Opcode::kShfl: {
+          const bool bcast = ins.attrs().shfl == ptx::Mod::kIdx && ins.operands.size() >= 3 &&
+                             ins.operands[2].kind == Operand::Kind::kImmInt &&
+                             ins.operands[0].reg2 < 0;
+          d = !bcast || any_use_divergent(static_cast<int>(i));
+          break;
+        }
+        case Opcode::kLd:
+        case Opcode::kLdu: {
+          const MemAccess m = memory(ins);
+          if (m.space == ptx::Space::kParam) {
+            d = !f.is_entry;
+            break;
+          }
+          d = any_use_divergent(static_cast<int>(i));
+          if (!d &&
+              std::binary_search(local_loads.begin(), local_loads.end(), static_cast<int>(i))) {
+            for (int s : local_stores) {
+              if (!in.alias->may_alias(static_cast<int>(i), s)) continue;
+              if (any_use_divergent(s) || in_divergent_region(cfg.node_of_inst(s))) d = true;
+            }
+          }
+          break;
+        }
+        default:
+          d = std::any_of(ins.operands.begin(), ins.operands.end(), reads_lane_special) ||
+              any_use_divergent(static_cast<int>(i));
+          break;
+      }
+      if (d) {
+        u.div_result_[i] = 1;
+        changed = true;
+      }
+    }
+    // Divergence points.
+    for (int p : u.points_) {
+      if (u.div_branch_[static_cast<size_t>(p)]) continue;
+      const ptx::Instruction& b = f.insts[static_cast<size_t>(p)];
+      const NodeId bb = cfg.node_of_inst(p);
+      if (u.single_lane_[static_cast<size_t>(bb)]) continue;
+      bool d = false;
+      if (b.guard.reg >= 0) d = u.divergent_use(p, b.guard.reg);
+      if (b.opcode == Opcode::kBrx) d = d || any_use_divergent(p);
+      if (d && cfg.succs(bb).size() >= 2) {
+        u.div_branch_[static_cast<size_t>(p)] = 1;
+        changed = true;
+      }
+    }
+    // Sync / temporal divergence: uses outside a divergent region of values defined inside.
+    for (int p : u.points_) {
+      if (!u.div_branch_[static_cast<size_t>(p)] || sync_done[static_cast<size_t>(p)]) continue;
+      sync_done[static_cast<size_t>(p)] = 1;
+      const auto& reg = u.region(p);
+      for (size_t i = 0; i < n; ++i) {
+        if (reg[static_cast<size_t>(cfg.node_of_inst(static_cast<int>(i)))]) continue;
+        for (int r : uses(f.insts[i])) {
+          auto& s = u.sync_div_[i];
+          if (std::find(s.begin(), s.end(), r) != s.end()) continue;
+          for (int d : in.rd->reaching(static_cast<int>(i), r)) {
+            if (d < 0 || !reg[static_cast<size_t>(cfg.node_of_inst(d))]) continue;
+            s.push_back(r);
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+  return u;
+}
+
+}  // namespace simtsync::analysis
