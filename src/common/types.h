@@ -12,6 +12,8 @@ using Cycle = std::uint64_t;
 inline constexpr Pc kInstSize = 8;
 // PC that stands for "past the end of the function" (the virtual exit node).
 inline constexpr Pc kExitPc = ~Pc{0};
+// "No event ever": a next_event() answer.
+inline constexpr Cycle kNever = ~Cycle{0};
 
 struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;

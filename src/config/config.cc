@@ -61,6 +61,7 @@ bool is_pow2(std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
 Config::Config(const Schema& schema) : schema_(&schema) {
   values_.resize(schema.keys().size());
+  read_.assign(values_.size(), 0);
   origins_.assign(schema.keys().size(), "default");
   for (std::size_t i = 0; i < values_.size(); ++i)
     set_text(static_cast<int>(i), schema.keys()[i].default_value, false, "default");
@@ -69,6 +70,7 @@ Config::Config(const Schema& schema) : schema_(&schema) {
 Config Config::defaults(const Schema& schema) {
   Config c(schema);
   c.check_relations();
+  c.forget_reads();
   return c;
 }
 
@@ -156,7 +158,18 @@ const Value& Config::at(const std::string& key, Type want) const {
   const KeyInfo* k = schema_->find(key);
   if (!k) access_bug(key, "not in the schema");
   if (k->type != want) access_bug(key, "read with the wrong type");
-  return values_[static_cast<std::size_t>(schema_->index_of(key))];
+  const auto i = static_cast<std::size_t>(schema_->index_of(key));
+  read_[i] = 1;
+  return values_[i];
+}
+
+void Config::forget_reads() const { read_.assign(values_.size(), 0); }
+
+std::vector<std::string> Config::unread_keys() const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < values_.size(); ++i)
+    if (!read_[i]) out.push_back(schema_->keys()[i].key);
+  return out;
 }
 
 std::int64_t Config::get_int(const std::string& key) const {

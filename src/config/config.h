@@ -40,6 +40,11 @@ class Config {
   const std::string& source() const { return source_; }  // "built-in configs/gtx480.yaml" or path
   const Schema& schema() const { return *schema_; }
 
+  // Keys no get_* has read since forget_reads() (the dead-key test: every key must be read
+  // by the component that owns it when a simulation is assembled).
+  void forget_reads() const;
+  std::vector<std::string> unread_keys() const;
+
   // The fully resolved config as nested YAML; every key is preceded by its description, the
   // source of its default and where its value came from. Loading it gives the same values.
   std::string dump_yaml() const;
@@ -54,6 +59,7 @@ class Config {
   const Schema* schema_;
   std::vector<Value> values_;         // parallel to schema_->keys()
   std::vector<std::string> origins_;  // parallel to schema_->keys()
+  mutable std::vector<std::uint8_t> read_;  // parallel to schema_->keys(): read by get_*
   std::string name_ = "defaults";
   std::string source_ = "schema defaults";
 };

@@ -142,6 +142,7 @@ Config Config::load(const Schema& schema, const std::string& name_or_path,
     c.set_text(i, value, false, where);
   }
   c.check_relations();
+  c.forget_reads();
   return c;
 }
 

@@ -21,12 +21,7 @@ void add_gpu(Schema& s) {
                  "SM clock; simulated cycles count in this domain. GPGPU-Sim models Fermi at half "
                  "the 1401 MHz shader clock because a 32-lane warp issues per cycle",
                  "seed 000 Table II")
-      .add_int("gpu.warp_size", 32, 1, 64, "Threads per warp", "seed 002 Table 1")
-      .add_choice("gpu.cta_dispatch.impl", "round_robin", {"round_robin"},
-                  "How CTAs are assigned to SMs as slots free up", "issue 3 (CTAs spread round robin)")
-      .add_int("gpu.random_seed", 1, 0, kNoLimit,
-               "Seed of every random generator in the model (runs are deterministic)",
-               "STYLE.md rule 8");
+      .add_int("gpu.warp_size", 32, 1, 64, "Threads per warp", "seed 002 Table 1");
 }
 
 void add_sm_limits(Schema& s) {
@@ -46,9 +41,6 @@ void add_sm_limits(Schema& s) {
 void add_sm_front_end(Schema& s) {
   s.add_int("sm.num_schedulers", 2, 1, 16,
             "Warp schedulers per SM; warps are split among them by warp id", kSeedGtx480)
-      .add_int("sm.max_issue_per_warp", 1, 1, 2,
-               "Instructions one scheduler may issue from one warp per cycle (2: dual issue)",
-               "GPGPU-Sim SM2_GTX480 -gpgpu_max_insn_issue_per_warp 1")
       .add_int("sm.simd_width", 32, 1, 64,
                "Lanes of each SP/SFU/DP pipeline: a warp instruction occupies its unit for "
                "ii * ceil(warp_size / simd_width) cycles",
@@ -56,24 +48,7 @@ void add_sm_front_end(Schema& s) {
       .add_int("sm.ibuffer_slots", 2, 1, 64, "Decoded-instruction buffer entries per warp",
                "GPGPU-Sim 3.x (2 I-buffer entries per warp), issue 3")
       .add_int("sm.fetch_width", 1, 1, 64, "Warps fetched from the I-cache per cycle",
-               "GPGPU-Sim 3.x shader_core_ctx::fetch (one warp per cycle)")
-      .add_int("sm.decode_width", 2, 1, 8, "Instructions decoded into one warp's I-buffer per cycle",
-               "GPGPU-Sim 3.x shader_core_ctx::decode (up to 2 per cycle)")
-      .add_choice("sm.warp_scheduler.impl", "gto", {"lrr", "gto", "glrr", "two_level"},
-                  "Issue policy: loose round robin, greedy-then-oldest, greedy-then-loose-round-"
-                  "robin (seed 003 sec. V-A), two-level active set",
-                  "GPGPU-Sim SM2_GTX480 -gpgpu_scheduler gto")
-      .add_int("sm.warp_scheduler.rotation_period", 0, 0, kNoLimit,
-               "GTO: cycles between rotations of warp age priority (0: never)",
-               "seed 000 sec. IV-C uses 50000 when enabled")
-      .add_int("sm.warp_scheduler.active_set", 8, 1, 2048,
-               "two_level: warps per scheduler in the active set", "Narasiman et al. MICRO 2011")
-      .add_choice("sm.fetch_policy.impl", "rr", {"rr"},
-                  "Which warp the fetch stage serves next (round robin)",
-                  "seed 002 sec. 2.2 (GPGPU-Sim fetches round robin)")
-      .add_choice("sm.reconvergence.impl", "ipdom_stack", {"ipdom_stack"},
-                  "Branch divergence and reconvergence mechanism",
-                  "seed 004 Table 6.1 (PDOM)");
+               "GPGPU-Sim 3.x shader_core_ctx::fetch (one warp per cycle)");
 }
 
 void add_icache(Schema& s) {
@@ -313,24 +288,20 @@ void add_misc(Schema& s) {
                "src/func/watchdog.h default");
 }
 
-Schema build() {
+}  // namespace
+
+Schema build_gpu_schema(void (*add_families)(Schema&)) {
   Schema s;
   add_gpu(s);
   add_sm_limits(s);
   add_sm_front_end(s);
+  if (add_families) add_families(s);
   add_icache(s);
   add_units(s);
   add_latencies(s);
   add_memory(s);
   add_hierarchy(s);
   add_misc(s);
-  return s;
-}
-
-}  // namespace
-
-const Schema& gpu_schema() {
-  static const Schema s = build();
   return s;
 }
 

@@ -52,7 +52,11 @@ class Schema {
   std::map<std::string, int> index_;
 };
 
-// The built-in schema of the GPU model, built once.
+// The fixed keys of the GPU model, with the plug-in families' keys (issue and fetch policies,
+// reconvergence units, CTA dispatchers) added by `add_families` after the SM front end.
+Schema build_gpu_schema(void (*add_families)(Schema&));
+// The built-in schema of the GPU model, built once from the fixed keys and every plug-in
+// family's .def table (defined in the timing library: src/timing/gpu/gpu_params.cc).
 const Schema& gpu_schema();
 
 }  // namespace simtsync::config

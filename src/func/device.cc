@@ -77,28 +77,7 @@ LaunchResult Device::launch(int module, const std::string& kernel, Dim3 grid, Di
   cycles_ += r.cycles;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   sim_seconds_ += r.seconds;
-  auto add = [](ExecStats& t, const ExecStats& s) {
-    t.warp_instructions += s.warp_instructions;
-    t.thread_instructions += s.thread_instructions;
-    t.branches += s.branches;
-    t.divergent_branches += s.divergent_branches;
-    t.loads += s.loads;
-    t.stores += s.stores;
-    t.atomics += s.atomics;
-    t.shared_accesses += s.shared_accesses;
-    t.local_accesses += s.local_accesses;
-    t.barriers += s.barriers;
-    t.fences += s.fences;
-    t.calls += s.calls;
-    t.sfu_ops += s.sfu_ops;
-    t.warp_ops += s.warp_ops;
-    t.cas_attempts += s.cas_attempts;
-    t.cas_failures += s.cas_failures;
-    t.lock_bit_loads += s.lock_bit_loads;
-    t.lock_bit_acquired += s.lock_bit_acquired;
-    t.lock_bit_stores += s.lock_bit_stores;
-  };
-  add(totals_, r.stats);
+  accumulate(totals_, r.stats);
   return r;
 }
 

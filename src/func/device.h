@@ -38,6 +38,7 @@ struct DeviceOptions {
   WatchdogOptions watchdog;
   bool trace = false;  // print every executed warp instruction to stderr
   unsigned lock_bits = 1024;  // shared-memory lock bits per CTA (sm.shared.lock_bits)
+  simt::UnitChoice reconvergence;  // sm.reconvergence.impl (make == nullptr: the IPDOM stack)
 };
 
 // How a launch ended. A fault throws simtsync::Error(kKernelFault) instead.

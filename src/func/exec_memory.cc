@@ -18,6 +18,8 @@ void Executor::generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& a
   const ptx::InstAttrs& a = in.a;
   acc.inst = &in;
   acc.mask = exec;
+  acc.done = 0;
+  acc.succeeded = 0;
   acc.bytes = std::max(1u, ptx::dtype_bytes(a.type));
   acc.vec = a.vec;
   if (in.lock_op != LockBitOp::kNone) {
@@ -85,13 +87,16 @@ std::uint8_t* Executor::lane_ptr(Warp& w, unsigned lane, std::uint8_t space, Add
   }
 }
 
-void Executor::perform(Warp& w, MemAccess& acc, LaneMask subset, bool count) {
+LaneMask Executor::perform(Warp& w, MemAccess& acc, LaneMask subset, bool count) {
   const LaneMask all = acc.mask;
+  const LaneMask before = acc.succeeded;
   acc.mask &= subset;
   count_ = count;
   perform(w, acc);
   count_ = true;
+  const LaneMask ok = acc.succeeded & ~before & subset;
   acc.mask = all;
+  return ok;
 }
 
 void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
@@ -109,6 +114,7 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
     ++(load ? stats_.loads : stats_.stores);
   }
   bool changed = false;
+  LaneMask ok = acc.mask;
   // Lanes in lane order: of several lanes asking for one bit, the first takes it.
   for (int li : lanes(acc.mask)) {
     const unsigned l = static_cast<unsigned>(li);
@@ -129,6 +135,8 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
         bit = 1;
         changed = true;
         ++stats_.lock_bit_acquired;
+      } else {
+        ok &= ~(LaneMask{1} << l);
       }
       ++stats_.lock_bit_loads;
       const std::uint64_t r = (std::uint64_t{took} << 32) | v;
@@ -142,6 +150,8 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
       ++stats_.lock_bit_stores;
     }
   }
+  acc.done |= acc.mask;
+  acc.succeeded |= ok;
   if (changed) ++progress_;
 }
 
@@ -210,6 +220,7 @@ void Executor::perform(Warp& w, MemAccess& acc) {
   };
 
   bool changed = false;
+  LaneMask ok = acc.mask;
   const Space sp0 = static_cast<Space>(acc.space[first_lane(acc.mask)]);
   if (count_ && sp0 == Space::kShared) ++stats_.shared_accesses;
   if (count_ && sp0 == Space::kLocal) ++stats_.local_accesses;
@@ -292,6 +303,7 @@ void Executor::perform(Warp& w, MemAccess& acc) {
               nv = c;
             } else {
               ++stats_.cas_failures;
+              ok &= ~(LaneMask{1} << l);
             }
             break;
           default:
@@ -306,6 +318,8 @@ void Executor::perform(Warp& w, MemAccess& acc) {
     }
     default: break;
   }
+  acc.done |= acc.mask;
+  acc.succeeded |= ok;
   if (changed) ++progress_;
 }
 

@@ -1,7 +1,11 @@
-// Counters the functional model increments; naming and derived values live in stats/.
+// Counters the functional model increments, declared once in kExecStatFields (summing, text,
+// JSON and CSV follow from it; derived values such as SIMD efficiency live in stats/).
 #pragma once
 
 #include <cstdint>
+#include <iterator>
+
+#include "common/stat_table.h"
 
 namespace simtsync::func {
 
@@ -26,5 +30,33 @@ struct ExecStats {
   std::uint64_t lock_bit_acquired = 0;  // ... that took the lock bit
   std::uint64_t lock_bit_stores = 0;    // thread-level STSUL (simtsync_stsul) executions
 };
+
+#define S(f, d) SIMTSYNC_STAT(ExecStats, f, d)
+inline constexpr StatField<ExecStats> kExecStatFields[] = {
+    S(warp_instructions, "warp-level instructions executed"),
+    S(thread_instructions, "thread instructions (active threads summed over warp instructions)"),
+    S(branches, "branch instructions executed by warps"),
+    S(divergent_branches, "branches whose active threads split between both paths"),
+    S(loads, "warp-level load instructions"),
+    S(stores, "warp-level store instructions"),
+    S(atomics, "warp-level atomic and reduction instructions"),
+    S(shared_accesses, "warp-level memory instructions to shared memory"),
+    S(local_accesses, "warp-level memory instructions to local memory"),
+    S(barriers, "warp arrivals at CTA barriers (bar/barrier)"),
+    S(fences, "memory fences (membar/fence)"),
+    S(calls, "function calls by warps"),
+    S(sfu_ops, "transcendental (SFU) warp instructions"),
+    S(warp_ops, "cross-lane warp instructions (vote, shfl, activemask, match)"),
+    S(cas_attempts, "thread-level compare-and-swap attempts (lock acquire attempts)"),
+    S(cas_failures, "compare-and-swap attempts that did not swap (failed lock attempts)"),
+    S(lock_bit_loads, "thread-level LDSLK executions (shared-memory lock-bit acquire attempts)"),
+    S(lock_bit_acquired, "LDSLK executions that took their lock bit"),
+    S(lock_bit_stores, "thread-level STSUL executions (store and free a lock bit)"),
+};
+#undef S
+
+inline void accumulate(ExecStats& into, const ExecStats& from) {
+  simtsync::accumulate<ExecStats>(into, from, kExecStatFields);
+}
 
 }  // namespace simtsync::func

@@ -126,8 +126,10 @@ void Executor::release_barriers(Cta& c) {
       Warp& ww = warps_[static_cast<size_t>(wid)];
       ww.state = WarpState::kRunning;
       ww.barrier_id = -1;
+      ww.simt->barrier_release();
       ww.simt->advance(ww.simt->pc() + kInstSize);
     }
+    if (listener_) listener_->barrier_released(c.index, static_cast<unsigned>(&b - c.barriers), b.waiting);
     b = NamedBarrier{};
     ++progress_;
   }
@@ -183,6 +185,9 @@ StepResult Executor::exec_barrier(Warp& w, const ExecInst& in, LaneMask m) {
     release_barriers(c);
     return StepResult::kExecuted;
   }
+  // The unit decides which threads block; a stack blocks the whole warp (AWARE would block
+  // only the arriving split and let the others run: not modelled by the warp-level state yet).
+  (void)w.simt->barrier_arrive(w.simt->active());
   b.waiting.push_back(w.global_id);
   w.state = WarpState::kAtBarrier;
   w.barrier_id = static_cast<int>(id);

@@ -11,8 +11,14 @@ namespace simtsync::func {
 using ptx::Opcode;
 
 Executor::Executor(const Program& prog, GlobalMemory& mem, const LaunchInfo& launch,
-                   std::vector<Warp>& warps, std::vector<Cta>& ctas)
-    : prog_(prog), mem_(mem), launch_(launch), warps_(warps), ctas_(ctas) {}
+                   std::vector<Warp>& warps, std::vector<Cta>& ctas, ExecShared* shared)
+    : prog_(prog),
+      mem_(mem),
+      launch_(launch),
+      warps_(warps),
+      ctas_(ctas),
+      shared_(shared ? shared : &own_shared_),
+      progress_(shared_->progress) {}
 
 std::uint64_t Executor::special(const Warp& w, const Src& s, unsigned lane) const {
   const Cta& c = ctas_[static_cast<size_t>(w.cta)];
@@ -40,7 +46,7 @@ std::uint64_t Executor::special(const Warp& w, const Src& s, unsigned lane) cons
     case ptx::SpecialReg::kClock64:
     case ptx::SpecialReg::kGlobaltimer: return clock();
     case ptx::SpecialReg::kGlobaltimerLo: return clock() & 0xffffffffu;
-    case ptx::SpecialReg::kGlobaltimerHi: return steps_ >> 32;
+    case ptx::SpecialReg::kGlobaltimerHi: return shared_->steps >> 32;
     case ptx::SpecialReg::kDynamicSmemSize: return launch_.dynamic_shared;
     case ptx::SpecialReg::kTotalSmemSize: return c.shared.size();
     case ptx::SpecialReg::kWarpsz: return launch_.warp_size;
@@ -101,10 +107,10 @@ const ExecInst* Executor::peek(const Warp& w) const {
   return &fn.code[idx];
 }
 
-StepResult Executor::step(Warp& w, MemAccess* defer) {
+StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
   if (w.state == WarpState::kFinished) return StepResult::kFinished;
   if (w.state == WarpState::kAtBarrier) return StepResult::kBarrierWait;
-  ++steps_;
+  ++shared_->steps;
   const DecodedFunction& fn = prog_.functions()[static_cast<size_t>(w.function)];
   const Pc pc = w.simt->pc();
   const std::uint64_t idx = (pc - fn.base_pc) / kInstSize;
@@ -120,6 +126,17 @@ StepResult Executor::step(Warp& w, MemAccess* defer) {
   const ExecInst& in = fn.code[idx];
   const LaneMask active = w.simt->active();
   const LaneMask m = guard_mask(w, in, active);
+  if (info) {
+    *info = StepInfo{};
+    info->active = active;
+    info->guard = m;
+    if (in.op == Opcode::kSetp && m != 0) {
+      const unsigned l = static_cast<unsigned>(first_lane(m));
+      info->setp = true;
+      info->setp_a = value(w, in.src[0], l);
+      info->setp_b = in.nsrc > 1 ? value(w, in.src[1], l) : 0;
+    }
+  }
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<std::uint64_t>(popcount(active));
   const Pc next = pc + kInstSize;
@@ -170,7 +187,9 @@ StepResult Executor::step(Warp& w, MemAccess* defer) {
       exec_warp_op(w, in, active, m);
       w.simt->advance(next);
       return StepResult::kExecuted;
-    case ptx::UnitClass::kBarrier: return exec_barrier(w, in, m);
+    case ptx::UnitClass::kBarrier:
+      if (info) info->barrier_arrival = !in.ir->has(ptx::Mod::kWarp);
+      return exec_barrier(w, in, m);
     case ptx::UnitClass::kMisc:
       w.simt->advance(next);
       return StepResult::kExecuted;
@@ -181,7 +200,8 @@ StepResult Executor::step(Warp& w, MemAccess* defer) {
     case Opcode::kBra: {
       ++stats_.branches;
       if (m != 0 && m != active) ++stats_.divergent_branches;
-      w.simt->branch(m, in.target_pc, next, in.reconv_pc);
+      if (info) info->branch = true, info->target = in.target_pc;
+      w.simt->branch(simt::BranchOutcome{m, in.target_pc, next, in.reconv_pc, in.safe_reconv_pc});
       return StepResult::kExecuted;
     }
     case Opcode::kCall:

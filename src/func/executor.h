@@ -17,6 +17,7 @@
 #include "func/lane_mask.h"
 #include "func/program.h"
 #include "func/warp.h"
+#include "simt/registry.h"
 
 namespace simtsync::func {
 
@@ -27,6 +28,8 @@ struct LaunchInfo {
   std::uint32_t dynamic_shared = 0;
   unsigned warps_per_cta = 0;
   unsigned lock_bits = 1024;  // shared-memory lock bits per CTA when no SM provides them
+  // The reconvergence unit of every warp (sm.reconvergence.impl); null: the IPDOM stack.
+  const simt::UnitChoice* reconvergence = nullptr;
 };
 
 // One memory instruction in flight for one warp.
@@ -39,6 +42,37 @@ struct MemAccess {
   std::uint8_t space[64]; // ptx::Space per lane (generic resolved to its window)
   std::uint64_t data[64][4];  // store data / atomic operands (b, c)
   Addr frame = 0;  // lock-bit intrinsics: the caller's frame holding their .param arguments
+  // Per-lane outcome, filled as the memory side performs lanes (possibly in several parts):
+  // lanes performed so far, and those whose operation succeeded (a compare-and-swap that
+  // swapped, a lock bit taken; every performed lane for other operations).
+  LaneMask done = 0;
+  LaneMask succeeded = 0;
+};
+
+// What one step did, for observers of the issue stage (filled only when asked for).
+struct StepInfo {
+  LaneMask active = 0;         // threads the instruction ran for (before its guard)
+  LaneMask guard = 0;          // ... of which its guard predicate held
+  bool branch = false;         // a bra: `guard` took it to target
+  Pc target = 0;
+  bool setp = false;           // a setp: the first guarded lane's two source operands
+  std::uint64_t setp_a = 0, setp_b = 0;
+  bool barrier_arrival = false;  // arrived at a CTA barrier (bar.sync/arrive/red)
+};
+
+// Counters shared by the executors of one launch (one per SM in the timing model): visible
+// progress for the watchdog and the number of steps (the functional clock).
+struct ExecShared {
+  std::uint64_t progress = 0;
+  std::uint64_t steps = 0;
+};
+
+// Told of events the core cannot see from one step (the timing model routes them to SMs).
+class IExecListener {
+ public:
+  virtual ~IExecListener() = default;
+  // Barrier `id` of CTA `cta` released the warps in `warps` (global warp ids).
+  virtual void barrier_released(int cta, unsigned id, const std::vector<int>& warps) = 0;
 };
 
 // Outcome of one step, for the scheduler.
@@ -48,13 +82,16 @@ enum class StepResult : std::uint8_t { kExecuted, kBarrierWait, kFinished, kMemo
 
 class Executor {
  public:
+  // `shared` (may be null: the executor keeps its own) is the launch's progress and step count
+  // when several executors run one launch.
   Executor(const Program& prog, GlobalMemory& mem, const LaunchInfo& launch,
-           std::vector<Warp>& warps, std::vector<Cta>& ctas);
+           std::vector<Warp>& warps, std::vector<Cta>& ctas, ExecShared* shared = nullptr);
 
   // Executes the instruction at the warp's PC for its active threads. With `defer` set, a
   // memory instruction only generates its access into *defer (StepResult::kMemory) and the
   // caller performs it later; otherwise it is performed at once.
-  StepResult step(Warp& w, MemAccess* defer = nullptr);
+  // With `info`, what the instruction did is written there (see StepInfo).
+  StepResult step(Warp& w, MemAccess* defer = nullptr, StepInfo* info = nullptr);
   // The instruction step() would execute next (nullptr past the end of the function).
   const ExecInst* peek(const Warp& w) const;
 
@@ -64,17 +101,19 @@ class Executor {
   // Performs only the lanes in `subset` (a memory hierarchy performs a warp's access one
   // transaction, or one atomic lane, at a time); `count` is false for every part but the first
   // so per-instruction counters count the instruction once.
-  void perform(Warp& w, MemAccess& acc, LaneMask subset, bool count);
+  // Returns the lanes of `subset` whose operation succeeded (see MemAccess::succeeded).
+  LaneMask perform(Warp& w, MemAccess& acc, LaneMask subset, bool count);
   // In the timing model %clock/%clock64 read the core cycle of this counter (nullptr: the
   // functional step count).
   void set_clock(const Cycle* cycle) { clock_ = cycle; }
+  void set_listener(IExecListener* l) { listener_ = l; }
 
   ExecStats& stats() { return stats_; }
   // Bumped whenever the machine makes visible progress: memory changes value, a warp
   // finishes, a barrier releases. The watchdog watches it.
-  std::uint64_t progress() const { return progress_; }
-  std::uint64_t steps() const { return steps_; }
-  std::uint64_t clock() const { return clock_ ? *clock_ : steps_; }
+  std::uint64_t progress() const { return shared_->progress; }
+  std::uint64_t steps() const { return shared_->steps; }
+  std::uint64_t clock() const { return clock_ ? *clock_ : shared_->steps; }
   const Program& program() const { return prog_; }
   const LaunchInfo& launch() const { return launch_; }
 
@@ -113,8 +152,10 @@ class Executor {
   std::vector<Warp>& warps_;
   std::vector<Cta>& ctas_;
   ExecStats stats_;
-  std::uint64_t progress_ = 0;
-  std::uint64_t steps_ = 0;
+  ExecShared own_shared_;
+  ExecShared* shared_;
+  std::uint64_t& progress_;
+  IExecListener* listener_ = nullptr;
   bool count_ = true;          // perform(): count the instruction in stats_
   const Cycle* clock_ = nullptr;
   MemAccess scratch_;

@@ -11,6 +11,7 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
                                    std::uint32_t dynamic_shared) {
   LaunchInfo li = make_launch_info(kernel, grid, block, opts_.warp_size, dynamic_shared);
   li.lock_bits = opts_.lock_bits;
+  if (opts_.reconvergence.make) li.reconvergence = &opts_.reconvergence;
   std::vector<Cta> ctas;
   std::vector<Warp> warps;
   RegisterArena arena(static_cast<std::size_t>(grid.count()) * li.warps_per_cta *

@@ -2,7 +2,7 @@
 
 #include <sys/mman.h>
 
-#include "timing/simt/impl/ipdom_stack.h"
+#include "simt/registry.h"
 
 namespace simtsync::func {
 
@@ -68,6 +68,8 @@ void setup_cta(const Program& prog, const LaunchInfo& li, Cta& cta, std::vector<
   const int kernel_index = static_cast<int>(&kernel - &prog.functions().front());
   const std::uint64_t threads = li.block.count();
   const unsigned ws = li.warp_size;
+  static const simt::UnitChoice kDefaultUnit = simt::reconvergence_choice("ipdom_stack");
+  const simt::UnitChoice& unit = li.reconvergence ? *li.reconvergence : kDefaultUnit;
   cta.shared.assign(kernel.static_shared + li.dynamic_shared, 0);
   cta.live_warps = 0;
   for (int wid : cta.warps) {
@@ -84,7 +86,7 @@ void setup_cta(const Program& prog, const LaunchInfo& li, Cta& cta, std::vector<
       w.tid[1][l] = static_cast<std::uint32_t>((t / li.block.x) % li.block.y);
       w.tid[2][l] = static_cast<std::uint32_t>(t / (std::uint64_t{li.block.x} * li.block.y));
     }
-    w.simt = std::make_unique<simt::IpdomStack>(kernel.base_pc, w.threads);
+    w.simt = unit.create(kernel.base_pc, w.threads);
     ++cta.live_warps;
   }
 }

@@ -328,6 +328,7 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
           throw fail(in, "branch without a resolved label");
         e.target_pc = f.insts[static_cast<size_t>(ops[0].target)].pc;
         e.reconv_pc = reconv.rpc_by_inst(static_cast<int>(i)).value_or(kExitPc);
+        e.safe_reconv_pc = e.reconv_pc;
         break;
       case ptx::Opcode::kCall: {
         // call (rets), callee, (args)
@@ -413,6 +414,7 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
       case ptx::Opcode::kRet:
       case ptx::Opcode::kExit:
         e.reconv_pc = reconv.rpc_by_inst(static_cast<int>(i)).value_or(kExitPc);
+        e.safe_reconv_pc = e.reconv_pc;
         break;
       default: {
         // Generic form: destinations first (setp may have a pair), then sources.

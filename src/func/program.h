@@ -57,6 +57,9 @@ struct ExecInst {
   Pc pc = 0;
   Pc target_pc = 0;      // branch target
   Pc reconv_pc = 0;      // branch reconvergence point (kExitPc: virtual exit)
+  // Safe post-dominator of the flagged loop this branch exits (seed 003 Algorithm 2), where a
+  // unit with delayed reconvergence may reconverge instead; reconv_pc for every other branch.
+  Pc safe_reconv_pc = 0;
   int callee = -1;       // call: index of the callee in Program::functions()
   std::vector<std::uint64_t> call_args;  // call: caller frame offsets of argument variables
   std::vector<std::uint64_t> call_rets;  // call: caller frame offsets of return variables

@@ -9,7 +9,7 @@
 
 #include "common/types.h"
 #include "func/lane_mask.h"
-#include "timing/simt/i_reconvergence.h"
+#include "simt/i_reconvergence.h"
 
 namespace simtsync::func {
 

@@ -1,6 +1,8 @@
 // The cycle-level GPU: SMs, the CTA dispatcher (occupancy limited by threads, warps,
-// registers, shared memory and CTA slots; CTAs spread over SMs round robin), the memory side,
+// registers, shared memory and CTA slots; which SM by gpu.cta_dispatch.impl), the memory side,
 // and the watchdog. A launch backend for func::Device, so every workload runs on it unchanged.
+// One launch is set up (launch.h), run by the main loop (main_loop.cc) and its statistics are
+// collected into the totals (collect_stats.cc).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,8 @@
 
 #include "func/launch_backend.h"
 #include "func/watchdog.h"
+#include "simt/registry.h"
+#include "timing/gpu/cta_dispatcher.h"
 #include "timing/gpu/kernel_resources.h"
 #include "timing/mem/memory_hierarchy.h"
 #include "timing/mem/simple_memory.h"
@@ -33,6 +37,8 @@ struct GpuParams {
   Cycle max_cycles = 0;               // 0: no limit
   Cycle no_completion_window = 50'000'000;
   func::WatchdogOptions watchdog;
+  simt::UnitChoice reconvergence = simt::reconvergence_choice("ipdom_stack");
+  DispatchParams dispatch;
 };
 
 GpuParams gpu_params_from(const config::Config& c);
@@ -48,6 +54,8 @@ struct KernelRecord {
   bool completed = false;
 };
 
+struct Launch;
+
 // Totals over every launch run on this GPU.
 struct TimingTotals {
   std::vector<KernelRecord> launches;   // per kernel launch, in order
@@ -56,6 +64,7 @@ struct TimingTotals {
   std::uint64_t ctas = 0;
   std::vector<sm::SmStats> sm;          // per SM, summed over launches
   std::vector<sm::ICacheStats> icache;  // per SM
+  func::ExecStats exec;                 // functional counters, all SMs and launches
   mem::SimpleMemoryStats mem;         // summary, either model
   bool has_hierarchy = false;
   mem::HierarchyStats hier;            // per level, summed over launches (hierarchy model)
@@ -75,6 +84,8 @@ class TimingGpu final : public func::ILaunchBackend {
   const GpuParams& params() const { return p_; }
 
  private:
+  void collect(const Launch& l, const func::LaunchResult& result);
+
   GpuParams p_;
   ResourceOracle resources_;
   TimingTotals totals_;

@@ -19,7 +19,9 @@ class IAtomicLanes {
  public:
   virtual ~IAtomicLanes() = default;
   virtual Addr lane_address(const Packet& p, unsigned lane) const = 0;
-  virtual void perform_lane(const Packet& p, unsigned lane) = 0;
+  // Applies one lane's operation; returns true when it succeeded (a compare-and-swap that
+  // swapped; every other operation succeeds). The outcome also lands in the request's access.
+  virtual bool perform_lane(const Packet& p, unsigned lane) = 0;
 };
 
 struct AtomicStats {

@@ -15,9 +15,11 @@ namespace simtsync::mem {
 
 enum class ReqKind : std::uint8_t { kLoad, kStore, kAtomic };
 // Which path a request takes: global (L1, or L2 when it bypasses L1), thread-private local
-// memory (through L1), the constant cache, or an instruction-cache fill (from L2; no access,
-// `first_address` is the line).
-enum class ReqSpace : std::uint8_t { kGlobal, kLocal, kConst, kInst };
+// memory (through L1), the constant cache, an instruction-cache fill (from L2; no access,
+// `first_address` is the line), or a request of a warp's reconvergence unit (spilling or
+// filling its tables: no access, `first_address`/`unit_bytes`, answered with `unit_tag`;
+// straight to L2).
+enum class ReqSpace : std::uint8_t { kGlobal, kLocal, kConst, kInst, kUnit };
 
 struct MemRequest {
   ReqKind kind = ReqKind::kLoad;
@@ -30,6 +32,12 @@ struct MemRequest {
   Cycle issued = 0;
   ReqSpace space = ReqSpace::kGlobal;
   bool bypass_l1 = false;  // .volatile, .cg, .cv, or acquire/relaxed at gpu/sys scope
+  // A response may complete only some lanes of the access (a component that answers lanes
+  // separately, such as lock queuing); 0 = every lane. The SM completes the instruction when
+  // all its lanes are back.
+  std::uint64_t lanes = 0;
+  unsigned unit_bytes = 0;       // kUnit: bytes moved
+  std::uint64_t unit_tag = 0;    // kUnit: the unit's tag, echoed in the response
 };
 
 // The memory side seen from an SM. Contract: try_send() may refuse (bounded queue; retry next
@@ -53,6 +61,6 @@ class IMemPort {
   virtual Cycle next_event() const = 0;
 };
 
-inline constexpr Cycle kNever = ~Cycle{0};
+using simtsync::kNever;
 
 }  // namespace simtsync::mem

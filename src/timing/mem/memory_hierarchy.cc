@@ -67,6 +67,17 @@ bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
     s.pending[0].line = kInstBase + r.first_address / line * line;
     s.pending[0].sectors = (1u << (line / p_.l1.geo.sector)) - 1;
     s.pending[0].lanes = 0;
+  } else if (r.space == ReqSpace::kUnit) {
+    // A reconvergence unit's spill or fill: the sectors it covers in one line, to L2.
+    const unsigned sec = p_.l1.geo.sector;
+    const Addr base = r.first_address / line * line;
+    const unsigned first = static_cast<unsigned>((r.first_address - base) / sec);
+    const unsigned last = static_cast<unsigned>(
+        std::min<Addr>(line - 1, r.first_address - base + std::max(1u, r.unit_bytes) - 1) / sec);
+    s.pending.assign(1, Packet{});
+    s.pending[0].line = base;
+    s.pending[0].sectors = ((2u << last) - 1) & ~((1u << first) - 1);
+    s.pending[0].lanes = 0;
   } else {
     coalesce(*r.access, kind, r.space == ReqSpace::kLocal, r.sm * 64 + r.warp_slot, line,
              p_.l1.geo.sector, s.pending);
@@ -76,7 +87,8 @@ bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
     pk.sm = r.sm;
     pk.req = id;
     pk.partition = static_cast<int>(map_.partition_of(pk.line));
-    pk.bypass_l1 = r.bypass_l1 || kind == PacketKind::kAtomic || r.space == ReqSpace::kInst;
+    pk.bypass_l1 = r.bypass_l1 || kind == PacketKind::kAtomic || r.space == ReqSpace::kInst ||
+                   r.space == ReqSpace::kUnit;
     pk.born = now;
     st_.atomic_lane_ops += pk.ops;
   }
@@ -113,10 +125,11 @@ Addr MemoryHierarchy::lane_address(const Packet& p, unsigned lane) const {
   return reqs_[p.req].r.access->addr[lane];
 }
 
-void MemoryHierarchy::perform_lane(const Packet& p, unsigned lane) {
+bool MemoryHierarchy::perform_lane(const Packet& p, unsigned lane) {
   Req& q = reqs_[p.req];
-  perform_(q.r, std::uint64_t{1} << lane, !q.performed);
+  const std::uint64_t ok = perform_(q.r, std::uint64_t{1} << lane, !q.performed);
   q.performed = true;
+  return ok != 0;
 }
 
 void MemoryHierarchy::complete(const Packet& p, Cycle now) {

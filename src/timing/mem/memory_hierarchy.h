@@ -44,8 +44,10 @@ void accumulate(HierarchyStats& a, const HierarchyStats& b);
 class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLanes {
  public:
   // `perform` applies the functional effect of `lanes` of a request; `first` is true the first
-  // time the request is performed (so per-instruction counters count it once).
-  using PerformFn = std::function<void(const MemRequest&, std::uint64_t lanes, bool first)>;
+  // time the request is performed (so per-instruction counters count it once). It returns the
+  // lanes whose operation succeeded (see func::MemAccess::succeeded).
+  using PerformFn =
+      std::function<std::uint64_t(const MemRequest&, std::uint64_t lanes, bool first)>;
   MemoryHierarchy(const HierarchyParams& p, PerformFn perform);
   ~MemoryHierarchy() override;
 
@@ -78,7 +80,7 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
 
   void perform(const Packet& p) override;
   Addr lane_address(const Packet& p, unsigned lane) const override;
-  void perform_lane(const Packet& p, unsigned lane) override;
+  bool perform_lane(const Packet& p, unsigned lane) override;
   void complete(const Packet& p, Cycle now);
   unsigned request_bytes(const Packet& p) const;
   unsigned reply_bytes(const Packet& p) const;

@@ -7,6 +7,10 @@
 // alias one lock bit take turns, one per attempt, in lane order.
 #pragma once
 
+#include <iterator>
+
+#include "common/stat_table.h"
+
 #include <cstdint>
 
 #include "common/types.h"
@@ -30,6 +34,14 @@ struct SharedStats {
   std::uint64_t conflict_cycles = 0;  // bank cycles beyond one per access
   std::uint64_t lock_attempts = 0;    // atomics: LDSLK passes
   std::uint64_t lock_retries = 0;     // lanes that found their lock bit taken
+};
+
+inline constexpr StatField<SharedStats> kSharedStatFields[] = {
+    SIMTSYNC_STAT(SharedStats, accesses, "warp accesses to shared memory"),
+    SIMTSYNC_STAT(SharedStats, atomics, "warp-level shared-memory atomics"),
+    SIMTSYNC_STAT(SharedStats, conflict_cycles, "bank cycles beyond one per access"),
+    SIMTSYNC_STAT(SharedStats, lock_attempts, "shared atomics: LDSLK passes of the lock unit"),
+    SIMTSYNC_STAT(SharedStats, lock_retries, "lanes that found their lock bit taken"),
 };
 
 class SharedMemoryUnit {

@@ -57,8 +57,8 @@ bool SimpleMemory::try_send(const MemRequest& req, Cycle now) {
   MemRequest r = req;
   if (r.access)
     summarize(r);
-  else if (r.space == ReqSpace::kInst)
-    r.transactions = 1;  // an instruction-cache fill
+  else if (r.space == ReqSpace::kInst || r.space == ReqSpace::kUnit)
+    r.transactions = 1;  // an instruction-cache fill or a reconvergence unit's spill/fill
   ++inflight;
   // Bandwidth: the request's sectors leave the SM one after another at the shared rate.
   const double bytes = static_cast<double>(r.transactions) * p_.line_bytes;

@@ -5,6 +5,10 @@
 // returns after the other half.
 #pragma once
 
+#include <iterator>
+
+#include "common/stat_table.h"
+
 #include <deque>
 #include <functional>
 #include <map>
@@ -29,6 +33,17 @@ struct SimpleMemoryStats {
   std::uint64_t atomic_lane_ops = 0;
   std::uint64_t atomic_wait_cycles = 0;  // cycles atomics waited for their address
   std::uint64_t refused = 0;             // try_send refusals (back-pressure)
+};
+
+inline constexpr StatField<SimpleMemoryStats> kMemSummaryFields[] = {
+    SIMTSYNC_STAT(SimpleMemoryStats, loads, "warp load requests at the memory side"),
+    SIMTSYNC_STAT(SimpleMemoryStats, stores, "warp store requests at the memory side"),
+    SIMTSYNC_STAT(SimpleMemoryStats, atomics, "warp-level atomic requests at the memory side"),
+    SIMTSYNC_STAT(SimpleMemoryStats, transactions, "coalesced memory transactions"),
+    SIMTSYNC_STAT(SimpleMemoryStats, atomic_lane_ops, "lane operations of atomics"),
+    SIMTSYNC_STAT(SimpleMemoryStats, atomic_wait_cycles,
+                  "cycles atomics waited for their address's atomic unit"),
+    SIMTSYNC_STAT(SimpleMemoryStats, refused, "requests refused by a full memory queue"),
 };
 
 class SimpleMemory final : public IMemPort {

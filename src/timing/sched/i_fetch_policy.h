@@ -2,9 +2,10 @@
 //
 // Contract: each cycle the fetch stage calls order() with a bit mask of the warp slots that
 // want an instruction (I-buffer not full, no unresolved branch) and fetches for the first
-// sm.fetch_width of them, in the returned order, reporting each with fetched(). Round robin
-// now; barrier-aware policies (CFF, FEF: seed 002) plug in here. Registered in
-// fetch_policies.def.
+// sm.fetch_width of them, in the returned order, reporting each with fetched(). Beyond the
+// mask a policy sees, through its PolicyContext, the issue stage's latest order per scheduler
+// and each warp's I-buffer count and barrier state (what CFF and FEF, seed 002, need). Round
+// robin now. Registered in fetch_policies.def with a declare function (config/plugin.h).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,8 @@
 #include <vector>
 
 #include "common/types.h"
+#include "config/plugin.h"
+#include "timing/sched/context.h"
 
 namespace simtsync::sched {
 
@@ -26,6 +29,17 @@ class IFetchPolicy {
   virtual std::string name() const = 0;
 };
 
-std::unique_ptr<IFetchPolicy> make_fetch_policy(const std::string& impl);
+inline constexpr const char* kFetchPrefix = "sm.fetch_policy";
+
+struct FetchParams {
+  std::string impl = "rr";
+  config::PluginParams params;
+};
+
+FetchParams fetch_params(const config::Config& c);
+FetchParams fetch_params(const std::string& impl);  // declared defaults (tests)
+std::unique_ptr<IFetchPolicy> make_fetch_policy(const FetchParams& p, const PolicyContext& ctx = {});
+const std::vector<config::PluginInfo>& fetch_policies();
+const std::vector<config::StatDecl>& fetch_policy_stats(const std::string& impl);
 
 }  // namespace simtsync::sched

@@ -4,8 +4,16 @@
 // some empty) and tries them in the returned priority order; the first that can issue does,
 // and the stage reports it with issued(). A warp that issued a long-latency operation
 // (global load/atomic) is reported with long_latency(); two-level scheduling uses it. A policy
-// keeps only its own bookkeeping: it never touches warps. Implementations: impl/, registered in
-// schedulers.def.
+// keeps only its own bookkeeping: it never touches warps.
+//
+// A policy may hold live warps back by leaving them out of the order; those cycles are charged
+// to the `held` stall category, and the policy must say when it next changes its mind
+// (next_event), so the SM wakes then instead of sleeping for ever. A policy that wants more
+// than issued() (branch outcomes, setp operands, barrier and memory events) subscribes to the
+// SM's event bus from its factory (PolicyContext::events); it is an ISmObserver.
+//
+// Implementations: impl/, one file each, registered in schedulers.def with a declare function
+// that states their config keys and statistics (config/plugin.h).
 #pragma once
 
 #include <cstdint>
@@ -15,10 +23,8 @@
 #include <vector>
 
 #include "common/types.h"
-
-namespace simtsync::config {
-class Config;
-}
+#include "config/plugin.h"
+#include "timing/sched/context.h"
 
 namespace simtsync::sched {
 
@@ -29,7 +35,7 @@ struct SchedWarp {
   int warp_id = 0;        // warp id within the SM (tie breaker)
 };
 
-class IWarpScheduler {
+class IWarpScheduler : public sm::ISmObserver {
  public:
   virtual ~IWarpScheduler() = default;
   // Writes indices of valid warps into `out` (cleared first), highest priority first.
@@ -45,6 +51,12 @@ class IWarpScheduler {
   virtual bool nothing_ready(Cycle now) {
     (void)now;
     return false;
+  }
+  // The earliest cycle after `now` at which the policy may offer a warp it holds back now
+  // (kNever: it holds nothing back, or only events it hears can change its mind).
+  virtual Cycle next_event(Cycle now) const {
+    (void)now;
+    return kNever;
   }
   virtual std::string name() const = 0;
 };
@@ -67,14 +79,25 @@ class OrderMemo {
   std::uint64_t version_ = 0, key_ = 0;
 };
 
+inline constexpr const char* kSchedulerPrefix = "sm.warp_scheduler";
+
+// The policy a config selects and its own parameters (declared by the policy).
 struct SchedulerParams {
   std::string impl = "lrr";
-  std::uint64_t rotation_period = 0;  // GTO age rotation (0 = off; seed 000 sec. IV-C: 50,000)
-  unsigned active_set = 8;            // two-level: warps in the active set
+  config::PluginParams params;
 };
 
+// The selected policy with its parameters read from a resolved config.
+SchedulerParams scheduler_params(const config::Config& c);
+// The policy named `impl` with its declared defaults, overridden by `sets` (for tests).
+SchedulerParams scheduler_params(const std::string& impl,
+                                 const std::vector<std::pair<std::string, config::Value>>& sets = {});
 // Builds the policy named params.impl (see schedulers.def); throws a usage error when unknown.
-std::unique_ptr<IWarpScheduler> make_scheduler(const SchedulerParams& params);
+std::unique_ptr<IWarpScheduler> make_scheduler(const SchedulerParams& params,
+                                               const PolicyContext& ctx = {});
+const std::vector<config::PluginInfo>& schedulers();
 std::vector<std::string> scheduler_names();
+// The statistics the policy declares (the SM sizes its counters from them).
+const std::vector<config::StatDecl>& scheduler_stats(const std::string& impl);
 
 }  // namespace simtsync::sched

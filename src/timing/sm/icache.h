@@ -3,6 +3,10 @@
 // until the memory hierarchy models L2 fills).
 #pragma once
 
+#include <iterator>
+
+#include "common/stat_table.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -12,6 +16,12 @@ namespace simtsync::sm {
 
 struct ICacheStats {
   std::uint64_t accesses = 0, hits = 0, misses = 0;
+};
+
+inline constexpr StatField<ICacheStats> kICacheStatFields[] = {
+    SIMTSYNC_STAT(ICacheStats, accesses, "instruction-cache accesses"),
+    SIMTSYNC_STAT(ICacheStats, hits, "instruction-cache hits"),
+    SIMTSYNC_STAT(ICacheStats, misses, "instruction-cache misses"),
 };
 
 class ICache {

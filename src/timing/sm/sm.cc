@@ -1,6 +1,7 @@
 #include "timing/sm/sm.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace simtsync::sm {
 
@@ -17,18 +18,44 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
   const unsigned ns = std::max(1u, p_.num_schedulers);
   sched_slots_.resize(ns);
   for (unsigned s = 0; s < p_.max_warps; ++s) sched_slots_[s % ns].push_back(static_cast<int>(s));
-  for (unsigned s = 0; s < ns; ++s) scheds_.push_back(sched::make_scheduler(p_.scheduler));
-  fetch_policy_ = sched::make_fetch_policy(p_.fetch_policy);
+  stats_.sched.resize(ns);
+  orders_.resize(ns);
+  const size_t npolicy = sched::scheduler_stats(p_.scheduler.impl).size();
+  for (unsigned s = 0; s < ns; ++s) {
+    stats_.sched[s].policy.assign(npolicy, 0);
+    sched::PolicyContext ctx;
+    ctx.sm = id_;
+    ctx.sched = static_cast<int>(s);
+    ctx.num_schedulers = ns;
+    ctx.warps = this;
+    ctx.shared = &shared_units_;
+    ctx.events = &events_;
+    ctx.counters = stats_.sched[s].policy.data();
+    scheds_.push_back(sched::make_scheduler(p_.scheduler, ctx));
+  }
+  stats_.fetch_policy.assign(sched::fetch_policy_stats(p_.fetch_policy.impl).size(), 0);
+  {
+    sched::PolicyContext ctx;
+    ctx.sm = id_;
+    ctx.sched = -1;
+    ctx.num_schedulers = ns;
+    ctx.warps = this;
+    ctx.shared = &shared_units_;
+    ctx.events = &events_;
+    ctx.counters = stats_.fetch_policy.data();
+    ctx.sched_slots = &sched_slots_;
+    ctx.issue_orders = &orders_;
+    fetch_policy_ = sched::make_fetch_policy(p_.fetch_policy, ctx);
+  }
   unit_busy_.resize(static_cast<int>(UnitKind::kCount));
   for (int k = 0; k < static_cast<int>(UnitKind::kCount); ++k)
     unit_busy_[static_cast<size_t>(k)].assign(std::max(1u, p_.units[k]), 0);
-  stats_.sched.resize(ns);
   last_stall_.assign(ns, StallKind::kIdle);
   view_version_.assign(ns, ~std::uint64_t{0});
   views_.resize(ns);
   view_any_warp_.assign(ns, 0);
   view_any_live_.assign(ns, 0);
-  orders_.resize(ns);
+  view_live_.assign(ns, 0);
 }
 
 void Sm::account_skipped(Cycle cycles) {
@@ -69,6 +96,8 @@ int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threa
     ws.cta_slot = cta_slot;
     ws.age = age + k;
     ws.fetch_pc = ws.warp->simt->pc();
+    if (ws.warp->simt->timed()) timed_units_ |= std::uint64_t{1} << s;
+    else timed_units_ &= ~(std::uint64_t{1} << s);
     cs->warp_slots.push_back(static_cast<int>(s));
     update_fetch_bit(static_cast<int>(s));
     ++k;
@@ -80,6 +109,8 @@ int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threa
   ++live_ctas_;
   woken_ = true;
   ++version_;
+  if (!events_.empty())
+    events_.deliver(CtaEvent{last_now_, cta_slot, cta, cs->warp_slots}, &ISmObserver::on_cta_launch);
   return cta_slot;
 }
 
@@ -101,8 +132,11 @@ void Sm::check_done(int slot, Cycle now) {
     if (!o.done) return;
   }
   // The whole CTA has exited: free its resources.
+  if (!events_.empty())
+    events_.deliver(CtaEvent{now, ws.cta_slot, cs.cta, cs.warp_slots}, &ISmObserver::on_cta_exit);
   for (int s : cs.warp_slots) {
     slots_[static_cast<size_t>(s)] = WarpSlot{};
+    timed_units_ &= ~(std::uint64_t{1} << s);
     update_fetch_bit(s);
   }
   used_threads_ -= cs.threads;
@@ -113,7 +147,6 @@ void Sm::check_done(int slot, Cycle now) {
   ++stats_.ctas_completed;
   completed_.push_back(cs.cta);
   cs = CtaSlot{};
-  (void)now;
 }
 
 OpClass Sm::op_class(const func::ExecInst& in) const {
@@ -178,8 +211,10 @@ void Sm::writeback(Cycle now) {
 }
 
 bool Sm::tick(Cycle now) {
+  last_now_ = now;
   if (live_ctas_ == 0) return false;
   ++stats_.active_cycles;
+  if (timed_units_) tick_units(now);
   const std::size_t wb_before = wb_.size();
   writeback(now);
   const bool progressed_wb = wb_.size() != wb_before;
@@ -195,7 +230,14 @@ Cycle Sm::next_event(Cycle now) const {
   if (live_ctas_ == 0) return t;
   if (!wb_.empty()) t = std::min(t, wb_.top().at);
   for (const auto& sp : shared_pending_) t = std::min(t, sp.at);
-  if (!ldst_queue_.empty() || !ifill_queue_.empty()) {
+  // A policy that holds warps back says when it may offer them; a unit that keeps time says
+  // when its state changes.
+  for (const auto& sc : scheds_) t = std::min(t, std::max(sc->next_event(now), now + 1));
+  for (std::uint64_t m = timed_units_; m != 0; m &= m - 1) {
+    const WarpSlot& ws = slots_[static_cast<size_t>(std::countr_zero(m))];
+    if (ws.warp && ws.warp->simt) t = std::min(t, std::max(ws.warp->simt->next_event(now), now + 1));
+  }
+  if (!ldst_queue_.empty() || !ifill_queue_.empty() || !unit_queue_.empty()) {
     if (!ldst_refused_) return now + 1;
     t = std::min(t, std::max(ldst_retry_at_, now + 1));
   }
@@ -227,13 +269,45 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
         ws.fetch_ready = now;
     return;
   }
-  finish_access(r.warp_slot, r.access, now);
+  if (r.space == mem::ReqSpace::kUnit) {
+    WarpSlot& ws = slots_[static_cast<size_t>(r.warp_slot)];
+    if (ws.warp && ws.warp->simt) {
+      simt::MemoryReply rep;
+      rep.from_unit = true;
+      rep.tag = r.unit_tag;
+      ws.warp->simt->memory_reply(rep);
+    }
+    return;
+  }
+  func::MemAccess* acc = r.access;
+  if (r.lanes != 0 && (acc->mask & ~acc->done & ~r.lanes) != 0) {
+    // Some lanes are still out (a component that completes lanes separately): report these.
+    if (!events_.empty()) {
+      const WarpSlot& ws = slots_[static_cast<size_t>(r.warp_slot)];
+      events_.deliver(MemoryEvent{now, r.warp_slot, acc->inst->pc, acc->inst, r.lanes,
+                                  r.lanes & acc->succeeded, false},
+                      &ISmObserver::on_memory);
+      (void)ws;
+    }
+    return;
+  }
+  finish_access(r.warp_slot, acc, now);
 }
 
 void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
   WarpSlot& ws = slots_[static_cast<size_t>(slot)];
   blocked_ &= ~(std::uint64_t{1} << slot);
   const func::ExecInst& in = *acc->inst;
+  if (ws.warp && ws.warp->simt) {
+    simt::MemoryReply rep;
+    rep.lanes = acc->mask;
+    rep.succeeded = acc->succeeded;
+    rep.pc = in.pc;
+    ws.warp->simt->memory_reply(rep);
+  }
+  if (!events_.empty())
+    events_.deliver(MemoryEvent{now, slot, in.pc, &in, acc->mask, acc->succeeded, true},
+                    &ISmObserver::on_memory);
   if (in.op == ptx::Opcode::kSt || in.op == ptx::Opcode::kRed) {
     if (ws.pending_stores > 0) --ws.pending_stores;
   } else {
@@ -269,6 +343,80 @@ void Sm::update_fetch_bit(int s) {
                     !ws.fetch_stop && ws.ib_count < p_.ibuffer_slots;
   const std::uint64_t bit = std::uint64_t{1} << s;
   fetchable_ = want ? (fetchable_ | bit) : (fetchable_ & ~bit);
+}
+
+}  // namespace simtsync::sm
+
+namespace simtsync::sm {
+
+void Sm::tick_units(Cycle now) {
+  for (std::uint64_t m = timed_units_; m != 0; m &= m - 1) {
+    const int s = std::countr_zero(m);
+    WarpSlot& ws = slots_[static_cast<size_t>(s)];
+    if (!ws.warp || !ws.warp->simt) continue;
+    ws.warp->simt->tick(now);
+    simt::UnitRequest q;
+    while (ws.warp->simt->pop_request(q)) {
+      mem::MemRequest r;
+      r.kind = q.write ? mem::ReqKind::kStore : mem::ReqKind::kLoad;
+      r.space = mem::ReqSpace::kUnit;
+      r.sm = id_;
+      r.warp_slot = s;
+      r.first_address = q.addr;
+      r.unit_bytes = q.bytes;
+      r.unit_tag = q.tag;
+      r.issued = now;
+      unit_queue_.push_back(r);
+    }
+  }
+}
+
+void Sm::barrier_released(int cta_slot, unsigned id, const std::vector<int>& warps, Cycle now) {
+  if (events_.empty()) return;
+  BarrierEvent e;
+  e.now = now;
+  e.cta_slot = cta_slot;
+  e.cta = ctas_[static_cast<size_t>(cta_slot)].cta;
+  e.barrier = id;
+  for (int s : ctas_[static_cast<size_t>(cta_slot)].warp_slots) {
+    const WarpSlot& ws = slots_[static_cast<size_t>(s)];
+    if (ws.warp && std::find(warps.begin(), warps.end(), ws.warp->global_id) != warps.end())
+      e.slots.push_back(s);
+  }
+  events_.deliver(e, &ISmObserver::on_barrier_release);
+}
+
+int Sm::cta_slot_of(int cta) const {
+  for (size_t c = 0; c < ctas_.size(); ++c)
+    if (ctas_[c].cta == cta) return static_cast<int>(c);
+  return -1;
+}
+
+bool Sm::live(int slot) const {
+  const WarpSlot& ws = slot_at(slot);
+  return ws.warp && !ws.done && ws.warp->state != func::WarpState::kFinished;
+}
+
+Pc Sm::pc(int slot) const {
+  const WarpSlot& ws = slot_at(slot);
+  return ws.warp && ws.warp->simt && !ws.warp->simt->finished() ? ws.warp->simt->pc() : 0;
+}
+
+bool Sm::at_barrier(int slot) const {
+  const WarpSlot& ws = slot_at(slot);
+  return ws.warp && ws.warp->state == func::WarpState::kAtBarrier;
+}
+
+unsigned Sm::cta_waiting(int c) const {
+  unsigned n = 0;
+  for (int s : ctas_[static_cast<size_t>(c)].warp_slots) n += at_barrier(s) ? 1 : 0;
+  return n;
+}
+
+unsigned Sm::cta_warps(int c) const {
+  unsigned n = 0;
+  for (int s : ctas_[static_cast<size_t>(c)].warp_slots) n += live(s) ? 1 : 0;
+  return n;
 }
 
 }  // namespace simtsync::sm

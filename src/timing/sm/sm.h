@@ -4,9 +4,14 @@
 // Ticked last stage first (writeback, memory responses, LD/ST, issue, fetch) so a value
 // produced this cycle is used next cycle.
 //
-// Execution-driven: an instruction executes functionally when it issues (func::Executor);
-// memory instructions only generate their addresses then, and take effect when the memory side
-// performs them.
+// Execution-driven: an instruction executes functionally when it issues (func::Executor, one
+// per SM so its counters are the SM's own); memory instructions only generate their addresses
+// then, and take effect when the memory side performs them.
+//
+// Seams (docs/architecture.md): policies are built with a PolicyContext (this SM as their
+// IWarpView, the SM's SharedUnits and EventBus, their declared counters); every committed
+// instruction, barrier release, CTA launch/exit and memory completion is an event on the bus;
+// the reconvergence units of warps that keep time are ticked and their memory requests sent.
 #pragma once
 
 #include <cstdint>
@@ -18,8 +23,10 @@
 #include "func/executor.h"
 #include "timing/mem/mem_request.h"
 #include "timing/mem/shared_memory.h"
+#include "timing/sched/context.h"
 #include "timing/sched/i_fetch_policy.h"
 #include "timing/sched/i_warp_scheduler.h"
+#include "timing/sm/events.h"
 #include "timing/sm/icache.h"
 #include "timing/sm/scoreboard.h"
 #include "timing/sm/sm_params.h"
@@ -51,6 +58,7 @@ struct WarpSlot {
   unsigned pending_loads = 0;   // loads and atomics in flight
   unsigned pending_stores = 0;  // stores in flight (fences wait for them)
   bool done = false;            // every thread exited; waits for memory, then CTA exit
+  std::uint64_t issued = 0;     // instructions issued (a per-warp counter policies may read)
 };
 
 struct CtaSlot {
@@ -59,7 +67,19 @@ struct CtaSlot {
   unsigned threads = 0, registers = 0, shared = 0;
 };
 
-class Sm {
+// The SM's only way to the memory side. Sending is immediate today (so timing is as before);
+// it is the place where a parallel SM phase will buffer requests (issue 20).
+class SmOutbox {
+ public:
+  explicit SmOutbox(mem::IMemPort& port) : port_(port) {}
+  bool try_send(const mem::MemRequest& r, Cycle now) { return port_.try_send(r, now); }
+  Cycle retry_at(int sm, Cycle now) const { return port_.retry_at(sm, now); }
+
+ private:
+  mem::IMemPort& port_;
+};
+
+class Sm final : public sched::IWarpView {
  public:
   Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port);
 
@@ -97,6 +117,28 @@ class Sm {
   void account_skipped(Cycle cycles);
   // Called after every functional step with the PC it started at (the watchdog listens).
   void set_step_observer(std::function<void(func::Warp&, Pc)> f) { on_step_ = std::move(f); }
+  // The SM's observers (policies subscribe from their factories; tests and tools may too).
+  EventBus& events() { return events_; }
+  // Barrier `id` of the CTA in `cta_slot` released `warps` (global ids); the GPU routes the
+  // executor's notice here.
+  void barrier_released(int cta_slot, unsigned id, const std::vector<int>& warps, Cycle now);
+  // The CTA slot that holds launch CTA `cta`, or -1.
+  int cta_slot_of(int cta) const;
+  func::Executor& executor() { return ex_; }
+
+  // IWarpView (what policies may read).
+  unsigned num_slots() const override { return static_cast<unsigned>(slots_.size()); }
+  bool live(int slot) const override;
+  int cta_slot(int slot) const override { return slot_at(slot).cta_slot; }
+  Pc pc(int slot) const override;
+  bool at_barrier(int slot) const override;
+  unsigned ibuffer_count(int slot) const override { return slot_at(slot).ib_count; }
+  unsigned outstanding_memory(int slot) const override {
+    return slot_at(slot).pending_loads + slot_at(slot).pending_stores;
+  }
+  std::uint64_t issued(int slot) const override { return slot_at(slot).issued; }
+  unsigned cta_waiting(int c) const override;
+  unsigned cta_warps(int c) const override;
 
  private:
   struct Writeback {
@@ -115,12 +157,16 @@ class Sm {
     func::MemAccess* access;
   };
 
+  const WarpSlot& slot_at(int s) const { return slots_[static_cast<size_t>(s)]; }
   void writeback(Cycle now);
+  void tick_units(Cycle now);
+  void emit_issue(int sched, int slot, const func::ExecInst& in, Pc pc,
+                  const func::StepInfo& info, bool memory, Cycle now);
   void ldst(Cycle now);
   void pop_ldst();
   bool issue(Cycle now);
   bool issue_one(int sched, Cycle now);
-  StallKind try_issue(int slot, Cycle now);
+  StallKind try_issue(int slot, Cycle now, int sched);
   bool fetch(Cycle now);
   void flush(WarpSlot& ws, Pc pc, bool control);
   // Recomputes whether slot `s` wants an instruction fetched (bit s of fetchable_).
@@ -134,8 +180,10 @@ class Sm {
   int id_;
   SmParams p_;
   func::Executor& ex_;
-  mem::IMemPort& port_;
+  SmOutbox port_;
   ICache icache_;
+  EventBus events_;
+  sched::SharedUnits shared_units_;
   std::vector<WarpSlot> slots_;
   std::vector<CtaSlot> ctas_;
   std::vector<std::unique_ptr<sched::IWarpScheduler>> scheds_;
@@ -157,7 +205,10 @@ class Sm {
   std::vector<std::uint8_t> lock_bits_;
   std::vector<Addr> ifill_queue_;     // I-cache lines to request from memory, in order
   std::vector<Addr> ifill_inflight_;  // requested, not back yet
+  std::vector<mem::MemRequest> unit_queue_;  // reconvergence units' requests to send, in order
+  std::uint64_t timed_units_ = 0;     // slots whose reconvergence unit keeps time or memory
   bool woken_ = false;
+  Cycle last_now_ = 0;  // the cycle of the latest tick (for events outside tick)
   bool ldst_refused_ = false;                // the memory port refused the queue head ...
   Cycle ldst_retry_at_ = 0;                  // ... and can take it from then (~0: after a response)
   std::uint64_t ldst_blocked_ = 0;           // slots waiting for room in the LD/ST queue
@@ -170,6 +221,7 @@ class Sm {
   std::vector<std::vector<sched::SchedWarp>> views_;
   std::vector<std::uint8_t> view_any_warp_, view_any_live_;
   std::vector<std::vector<int>> orders_;  // per scheduler (policies may keep them between cycles)
+  std::vector<unsigned> view_live_;       // per scheduler: live warps in its view
   std::vector<StallKind> last_stall_;
   bool long_latency_issued_ = false;
   bool sched_changed_ = false;  // a scheduler reordered its warps after a cycle without issue

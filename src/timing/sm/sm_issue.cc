@@ -22,15 +22,18 @@ bool Sm::issue_one(int s, Cycle now) {
     view_version_[static_cast<size_t>(s)] = version_;
     view.resize(mine.size());
     bool any_warp = false, any_live = false;
+    unsigned nlive = 0;
     for (size_t i = 0; i < mine.size(); ++i) {
       const WarpSlot& ws = slots_[static_cast<size_t>(mine[i])];
       const bool live = ws.warp && !ws.done && ws.warp->state != func::WarpState::kFinished;
       view[i] = {live, ws.age, mine[i]};
       any_warp |= ws.warp != nullptr;
       any_live |= live;
+      nlive += live ? 1 : 0;
     }
     view_any_warp_[static_cast<size_t>(s)] = any_warp;
     view_any_live_[static_cast<size_t>(s)] = any_live;
+    view_live_[static_cast<size_t>(s)] = nlive;
   }
   const bool any_warp = view_any_warp_[static_cast<size_t>(s)];
   const bool any_live = view_any_live_[static_cast<size_t>(s)];
@@ -51,7 +54,7 @@ bool Sm::issue_one(int s, Cycle now) {
       best = std::min(best, (ldst_blocked_ & bit) ? StallKind::kStructural : StallKind::kData);
       continue;
     }
-    const StallKind r = try_issue(slot, now);
+    const StallKind r = try_issue(slot, now, s);
     if (r == StallKind::kIssued) {
       scheds_[static_cast<size_t>(s)]->issued(idx, now);
       ++st.cycles[static_cast<int>(StallKind::kIssued)];
@@ -62,7 +65,12 @@ bool Sm::issue_one(int s, Cycle now) {
     }
     best = std::min(best, r);
   }
-  const StallKind k = best == StallKind::kCount ? StallKind::kIdle : best;
+  // Nothing offered could issue. When the policy offered no warp at all while some are live,
+  // it held them back: the cycle is the policy's (`held`), not idle.
+  const StallKind k = best != StallKind::kCount ? best
+                      : order.empty() && view_live_[static_cast<size_t>(s)] > 0
+                          ? StallKind::kHeld
+                          : StallKind::kIdle;
   ++st.cycles[static_cast<int>(k)];
   last_stall_[static_cast<size_t>(s)] = k;
   // Only warps waiting at a barrier or finished were offered: nothing will change by itself, so
@@ -73,7 +81,7 @@ bool Sm::issue_one(int s, Cycle now) {
   return false;
 }
 
-StallKind Sm::try_issue(int slot, Cycle now) {
+StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   WarpSlot& ws = slots_[static_cast<size_t>(slot)];
   func::Warp& w = *ws.warp;
   long_latency_issued_ = false;
@@ -132,9 +140,13 @@ StallKind Sm::try_issue(int slot, Cycle now) {
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<std::uint64_t>(func::popcount(w.simt->active()));
   func::MemAccess* acc = is_mem ? alloc_access() : nullptr;
-  const func::StepResult res = ex_.step(w, acc);
+  ++ws.issued;
+  func::StepInfo info;
+  const bool observed = !events_.empty();
+  const func::StepResult res = ex_.step(w, acc, observed ? &info : nullptr);
   if (w.state == func::WarpState::kFinished) ++version_;
   if (on_step_) on_step_(w, pc);
+  if (observed) emit_issue(sched, slot, in, pc, info, res == func::StepResult::kMemory, now);
   if (res == func::StepResult::kMemory) {
     const bool store = in.op == ptx::Opcode::kSt || in.op == ptx::Opcode::kRed;
     if (store) {
@@ -175,6 +187,38 @@ StallKind Sm::try_issue(int slot, Cycle now) {
   update_fetch_bit(slot);
   check_done(slot, now);
   return StallKind::kIssued;
+}
+
+}  // namespace simtsync::sm
+
+namespace simtsync::sm {
+
+void Sm::emit_issue(int sched, int slot, const func::ExecInst& in, Pc pc,
+                    const func::StepInfo& info, bool memory, Cycle now) {
+  const WarpSlot& ws = slots_[static_cast<size_t>(slot)];
+  IssueEvent e;
+  e.now = now;
+  e.sched = sched;
+  e.slot = slot;
+  e.cta_slot = ws.cta_slot;
+  e.cta = ws.warp ? ws.warp->cta : -1;
+  e.pc = pc;
+  e.inst = &in;
+  e.unit = ptx::opcode_unit(in.op);
+  e.active = info.active;
+  e.guard = info.guard;
+  e.branch = info.branch;
+  if (info.branch) {
+    e.taken = info.guard;
+    e.target = info.target;
+    e.backward = info.target <= pc;
+  }
+  e.setp = info.setp;
+  e.setp_a = info.setp_a;
+  e.setp_b = info.setp_b;
+  e.barrier_arrival = info.barrier_arrival;
+  e.memory = memory;
+  events_.deliver(e, &ISmObserver::on_issue);
 }
 
 }  // namespace simtsync::sm

@@ -56,6 +56,16 @@ void Sm::ldst(Cycle now) {
     ifill_inflight_.push_back(ifill_queue_.front());
     ifill_queue_.erase(ifill_queue_.begin());
   }
+  // Then the reconvergence units' own traffic (table spills and fills).
+  if (!unit_queue_.empty()) {
+    if (!port_.try_send(unit_queue_.front(), now)) {
+      ldst_refused_ = true;
+      ldst_retry_at_ = port_.retry_at(id_, now);
+      return;
+    }
+    ldst_refused_ = false;
+    unit_queue_.erase(unit_queue_.begin());
+  }
   if (ldst_queue_.empty()) return;
   const LdstEntry e = ldst_queue_.front();
   func::MemAccess& acc = *e.access;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "timing/sched/i_fetch_policy.h"
 #include "timing/sched/i_warp_scheduler.h"
 
 namespace simtsync::sm {
@@ -36,8 +37,8 @@ struct SmParams {
   unsigned simd_width = 32;       // sm.simd_width
   unsigned ibuffer_slots = 2;     // sm.ibuffer_slots
   unsigned fetch_width = 1;       // sm.fetch_width
-  sched::SchedulerParams scheduler;
-  std::string fetch_policy = "rr";  // sm.fetch_policy.impl
+  sched::SchedulerParams scheduler = sched::scheduler_params("lrr");  // sm.warp_scheduler.*
+  sched::FetchParams fetch_policy = sched::fetch_params("rr");        // sm.fetch_policy.*
   // I-cache (sm.icache.*)
   unsigned icache_bytes = 8192, icache_line = 128, icache_assoc = 4;
   unsigned icache_hit_latency = 1, icache_miss_latency = 100;

@@ -1,8 +1,12 @@
-// Counters of one SM (plain data; names and descriptions live in src/stats/).
+// Counters of one SM (plain data), declared once in the tables at the end: summing over SMs
+// and launches, the text table, JSON and CSV follow from them (src/stats/).
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <vector>
+
+#include "common/stat_table.h"
 
 namespace simtsync::sm {
 
@@ -10,8 +14,9 @@ namespace simtsync::sm {
 // charged to the most advanced reason among the scheduler's warps, in this priority order:
 // structural (an instruction was ready but its unit or the LD/ST queue was busy), data (waiting
 // on the scoreboard or a fence), barrier (waiting at bar.sync), control (I-buffer empty after a
-// control transfer), fetch (I-buffer empty otherwise: I-cache miss, fetch bandwidth), exit
-// (warps finished, waiting for their CTA), idle (no warps).
+// control transfer), fetch (I-buffer empty otherwise: I-cache miss, fetch bandwidth), held (the
+// policy offered none of its live warps), exit (warps finished, waiting for their CTA), idle
+// (no warps).
 enum class StallKind : std::uint8_t {
   kIssued,
   kStructural,
@@ -19,16 +24,19 @@ enum class StallKind : std::uint8_t {
   kBarrier,
   kControl,
   kFetch,
+  kHeld,
   kExit,
   kIdle,
   kCount
 };
 inline constexpr const char* kStallNames[] = {"issued",  "structural", "data", "barrier",
-                                              "control", "fetch",      "exit", "idle"};
+                                              "control", "fetch",      "held", "exit",
+                                              "idle"};
 
 struct SchedStats {
   std::uint64_t cycles[static_cast<int>(StallKind::kCount)] = {};
   std::uint64_t issued = 0;
+  std::vector<std::uint64_t> policy;  // the issue policy's declared statistics, in order
 };
 
 struct SmStats {
@@ -43,6 +51,29 @@ struct SmStats {
   std::uint64_t memory_refusals = 0;  // LD/ST unit found the memory port full
   std::uint64_t ctas_completed = 0;
   std::vector<SchedStats> sched;
+  std::vector<std::uint64_t> fetch_policy;  // the fetch policy's declared statistics
+};
+
+inline constexpr const char* kUnitNames[] = {"sp", "sfu", "dp", "ldst"};
+
+inline constexpr StatField<SmStats> kSmStatFields[] = {
+    SIMTSYNC_STAT(SmStats, active_cycles, "cycles with at least one CTA resident"),
+    SIMTSYNC_STAT(SmStats, warp_instructions, "warp instructions issued"),
+    SIMTSYNC_STAT(SmStats, thread_instructions, "thread instructions issued (active threads)"),
+    SIMTSYNC_STAT_ARRAY(SmStats, unit_busy, kUnitNames,
+                        "pipeline-cycles the unit class was occupied"),
+    SIMTSYNC_STAT(SmStats, ibuffer_fills, "instructions fetched into I-buffers"),
+    SIMTSYNC_STAT(SmStats, ibuffer_flushes, "I-buffers emptied by control transfers"),
+    SIMTSYNC_STAT(SmStats, icache_stall_cycles, "warp-cycles waiting for an I-cache fill"),
+    SIMTSYNC_STAT(SmStats, shared_conflict_cycles, "shared-memory bank-conflict cycles"),
+    SIMTSYNC_STAT(SmStats, memory_refusals, "times the LD/ST unit found the memory port full"),
+    SIMTSYNC_STAT(SmStats, ctas_completed, "CTAs completed"),
+};
+
+inline constexpr StatField<SchedStats> kSchedStatFields[] = {
+    SIMTSYNC_STAT(SchedStats, issued, "instructions issued by the scheduler"),
+    SIMTSYNC_STAT_ARRAY(SchedStats, cycles, kStallNames,
+                        "scheduler cycles by outcome (issued or the stall reason)"),
 };
 
 }  // namespace simtsync::sm

@@ -66,7 +66,7 @@ TEST(GpuSchema, HasTheKeysTheTimingModelReads) {
   for (const char* key :
        {"gpu.num_sms", "gpu.core_clock_mhz", "gpu.warp_size", "sm.max_threads", "sm.max_warps",
         "sm.max_ctas", "sm.registers", "sm.shared_memory_bytes", "sm.num_schedulers",
-        "sm.simd_width", "sm.ibuffer_slots", "sm.fetch_width", "sm.decode_width",
+        "sm.simd_width", "sm.ibuffer_slots", "sm.fetch_width",
         "sm.warp_scheduler.impl", "sm.warp_scheduler.rotation_period",
         "sm.warp_scheduler.active_set", "sm.fetch_policy.impl", "sm.reconvergence.impl",
         "sm.icache.size_bytes", "sm.icache.line_bytes", "sm.icache.assoc",
@@ -82,7 +82,7 @@ TEST(GpuSchema, HasTheKeysTheTimingModelReads) {
     EXPECT_NE(gpu_schema().find(key), nullptr) << key;
   }
   EXPECT_EQ(gpu_schema().find("sm.warp_scheduler.impl")->choices,
-            (std::vector<std::string>{"lrr", "gto", "glrr", "two_level"}));
+            (std::vector<std::string>{"lrr", "gto", "glrr", "two_level", "example_hold"}));
 }
 
 TEST(GpuSchema, DefaultsAreAValidConfig) {

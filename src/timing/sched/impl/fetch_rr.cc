@@ -27,6 +27,9 @@ class FetchRr final : public IFetchPolicy {
 
 }  // namespace
 
-std::unique_ptr<IFetchPolicy> make_fetch_rr() { return std::make_unique<FetchRr>(); }
+std::unique_ptr<IFetchPolicy> make_fetch_rr(const PolicyContext&, const config::PluginParams&) {
+  return std::make_unique<FetchRr>();
+}
+void declare_fetch_rr(config::PluginDecl&) {}
 
 }  // namespace simtsync::sched

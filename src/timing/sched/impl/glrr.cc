@@ -26,8 +26,10 @@ class Glrr final : public IWarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<IWarpScheduler> make_glrr(const SchedulerParams&) {
+std::unique_ptr<IWarpScheduler> make_glrr(const PolicyContext&, const config::PluginParams&) {
   return std::make_unique<Glrr>();
 }
+
+void declare_glrr(config::PluginDecl&) {}
 
 }  // namespace simtsync::sched

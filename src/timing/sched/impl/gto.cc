@@ -2,6 +2,7 @@
 // (dispatch order, then warp id). With a rotation period, the age order rotates by one position
 // every period so the oldest warp periodically becomes the youngest (seed 000 sec. IV-C).
 #include <algorithm>
+#include <limits>
 
 #include "timing/sched/i_warp_scheduler.h"
 
@@ -10,7 +11,7 @@ namespace {
 
 class Gto final : public IWarpScheduler {
  public:
-  explicit Gto(std::uint64_t period) : period_(period) {}
+  Gto(std::uint64_t period, std::uint64_t* counters) : period_(period), counters_(counters) {}
 
   void order(std::span<const SchedWarp> warps, std::uint64_t version, Cycle now,
              std::vector<int>& out) override {
@@ -29,6 +30,10 @@ class Gto final : public IWarpScheduler {
     }
     const size_t m = sorted_.size();
     const size_t turns = period_ > 0 && m > 0 ? static_cast<size_t>((now / period_) % m) : 0;
+    if (period_ > 0 && counters_ && now / period_ != epoch_) {
+      epoch_ = now / period_;
+      ++counters_[0];  // rotations
+    }
     // Same inputs as the order this policy last wrote into `out`: it is still there.
     const std::uint64_t key = (static_cast<std::uint64_t>(turns) << 32) |
                               static_cast<std::uint32_t>(last_);
@@ -47,6 +52,8 @@ class Gto final : public IWarpScheduler {
 
  private:
   std::uint64_t period_;
+  std::uint64_t* counters_;
+  std::uint64_t epoch_ = 0;
   int last_ = -1;
   std::uint64_t version_ = ~std::uint64_t{0};
   std::vector<int> sorted_;
@@ -55,8 +62,16 @@ class Gto final : public IWarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<IWarpScheduler> make_gto(const SchedulerParams& p) {
-  return std::make_unique<Gto>(p.rotation_period);
+std::unique_ptr<IWarpScheduler> make_gto(const PolicyContext& ctx, const config::PluginParams& p) {
+  return std::make_unique<Gto>(static_cast<std::uint64_t>(p.get_int("rotation_period")),
+                               ctx.counters);
+}
+
+void declare_gto(config::PluginDecl& d) {
+  d.add_int("rotation_period", 0, 0, std::numeric_limits<std::int64_t>::max(),
+            "GTO: cycles between rotations of warp age priority (0: never)",
+            "seed 000 sec. IV-C uses 50000 when enabled")
+      .stat("rotations", "gto: age-priority rotations seen by the issue stage (rotation_period > 0)");
 }
 
 }  // namespace simtsync::sched

@@ -30,6 +30,9 @@ class Lrr final : public IWarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<IWarpScheduler> make_lrr(const SchedulerParams&) { return std::make_unique<Lrr>(); }
+std::unique_ptr<IWarpScheduler> make_lrr(const PolicyContext&, const config::PluginParams&) {
+  return std::make_unique<Lrr>();
+}
+void declare_lrr(config::PluginDecl&) {}
 
 }  // namespace simtsync::sched

@@ -80,8 +80,14 @@ class TwoLevel final : public IWarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<IWarpScheduler> make_two_level(const SchedulerParams& p) {
-  return std::make_unique<TwoLevel>(p.active_set);
+std::unique_ptr<IWarpScheduler> make_two_level(const PolicyContext&,
+                                               const config::PluginParams& p) {
+  return std::make_unique<TwoLevel>(static_cast<unsigned>(p.get_int("active_set")));
+}
+
+void declare_two_level(config::PluginDecl& d) {
+  d.add_int("active_set", 8, 1, 2048, "two_level: warps per scheduler in the active set",
+            "Narasiman et al. MICRO 2011");
 }
 
 }  // namespace simtsync::sched

@@ -205,8 +205,7 @@ TEST(SmIssue, TwoPipelinesIssueBackToBackDespiteTwoPasses) {
 
 TEST(SmIssue, TwoLevelSwapsOutAWarpThatIssuedALoad) {
   SmParams p = small_params();
-  p.scheduler.impl = "two_level";
-  p.scheduler.active_set = 1;
+  p.scheduler = sched::scheduler_params("two_level", {{"active_set", std::int64_t{1}}});
   SmRig rig(kLoadUse, p, /*threads=*/64, kGlobals);
   rig.run_until(200);  // no responses yet
   // Warp 0's load sent it to the pending FIFO, so warp 1 entered and issued its own load.

@@ -223,8 +223,9 @@ struct AtomicLanes : IAtomicLanes {
   Addr lane_address(const Packet& p, unsigned lane) const override {
     return same ? 0x100 : 0x100 + 4 * lane + 0x1000 * p.req;
   }
-  void perform_lane(const Packet& p, unsigned lane) override {
+  bool perform_lane(const Packet& p, unsigned lane) override {
     done.push_back({now, p.req * 100 + lane});
+    return true;
   }
   bool same = true;
   std::uint64_t now = 0;

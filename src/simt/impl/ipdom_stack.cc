@@ -1,4 +1,6 @@
-#include "timing/simt/impl/ipdom_stack.h"
+#include "simt/impl/ipdom_stack.h"
+
+#include "config/plugin.h"
 
 namespace simtsync::simt {
 namespace {
@@ -16,7 +18,10 @@ void IpdomStack::advance(Pc next_pc) {
   settle();
 }
 
-void IpdomStack::branch(LaneMask taken, Pc target, Pc fallthrough, Pc rpc) {
+void IpdomStack::branch(const BranchOutcome& b) {
+  // The stack reconverges at the immediate post-dominator; it has no use for b.safe_rpc.
+  LaneMask taken = b.taken;
+  const Pc target = b.target, fallthrough = b.fallthrough, rpc = b.rpc;
   ReconvergenceEntry& top = stack_.back();
   LaneMask not_taken = top.mask & ~taken;
   taken &= top.mask;
@@ -85,5 +90,17 @@ LaneMask IpdomStack::call_mask() const {
 }
 
 std::vector<ReconvergenceEntry> IpdomStack::entries() const { return stack_; }
+
+}  // namespace simtsync::simt
+
+namespace simtsync::simt {
+
+// Registered in reconvergence.def. The stack has no parameters and no statistics of its own
+// (pushes and pops show in the functional counters: branches, divergent_branches, calls).
+std::unique_ptr<IReconvergence> make_ipdom_stack(Pc start, LaneMask threads,
+                                                 const config::PluginParams&) {
+  return std::make_unique<IpdomStack>(start, threads);
+}
+void declare_ipdom_stack(config::PluginDecl&) {}
 
 }  // namespace simtsync::simt

@@ -1,7 +1,7 @@
 // The IPDOM reconvergence stack driven directly, with PCs as numbers, reproducing the seeds'
 // examples: seed 003 Fig. 2a (if/else) and 2b (loop with one exiting thread), seed 004
 // Example 2 (call entries keep recursion levels apart) and Example 4 (spin-lock deadlock).
-#include "timing/simt/impl/ipdom_stack.h"
+#include "simt/impl/ipdom_stack.h"
 
 #include <gtest/gtest.h>
 

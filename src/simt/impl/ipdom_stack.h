@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "timing/simt/i_reconvergence.h"
+#include "simt/i_reconvergence.h"
 
 namespace simtsync::simt {
 
@@ -21,11 +21,13 @@ class IpdomStack final : public IReconvergence {
   bool finished() const override { return stack_.empty() || stack_.front().mask == 0; }
 
   void advance(Pc next_pc) override;
-  void branch(LaneMask taken, Pc target, Pc fallthrough, Pc rpc) override;
+  using IReconvergence::branch;
+  void branch(const BranchOutcome& b) override;
   void call(Pc entry, Pc return_pc) override;
   bool ret() override;
   void exit(LaneMask lanes) override;
   LaneMask call_mask() const override;
+  LaneMask live() const override { return stack_.empty() ? 0 : stack_.front().mask; }
   std::vector<ReconvergenceEntry> entries() const override;
   std::string name() const override { return "ipdom_stack"; }
   std::size_t depth() const { return stack_.size(); }

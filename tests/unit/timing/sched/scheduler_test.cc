@@ -26,10 +26,10 @@ std::vector<SchedWarp> warps(const std::vector<int>& ages) {
 
 std::unique_ptr<IWarpScheduler> make(const std::string& impl, std::uint64_t rotation = 0,
                                      unsigned active = 8) {
-  SchedulerParams p;
-  p.impl = impl;
-  p.rotation_period = rotation;
-  p.active_set = active;
+  SchedulerParams p = scheduler_params(impl);
+  if (p.params.has("rotation_period")) p.params.set("rotation_period", std::int64_t(rotation));
+  if (p.params.has("active_set")) p.params.set("active_set", std::int64_t(active));
+  if (p.params.has("hold_cycles")) p.params.set("hold_cycles", std::int64_t{0});
   return make_scheduler(p);
 }
 
@@ -44,7 +44,8 @@ Order order(IWarpScheduler& s, const std::vector<SchedWarp>& w, std::uint64_t ve
 
 TEST(Registry, BuildsEveryListedSchedulerByName) {
   for (const std::string& n : scheduler_names()) EXPECT_EQ(make(n)->name(), n);
-  EXPECT_EQ(scheduler_names(), (std::vector<std::string>{"lrr", "gto", "glrr", "two_level"}));
+  EXPECT_EQ(scheduler_names(),
+            (std::vector<std::string>{"lrr", "gto", "glrr", "two_level", "example_hold"}));
 }
 
 TEST(Registry, UnknownNameIsAUsageErrorNamingIt) {

@@ -1,0 +1,49 @@
+// Statistics declared once per component: a table of the counters of a plain stats struct
+// (name, description, how to sum, where the counter lives). Model code only increments the
+// struct's fields; summing over SMs and launches, the text table, JSON and CSV all follow from
+// the table (src/stats/declared.h). A counter array (per unit, per stall reason) is one row
+// with labels.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace simtsync {
+
+// How a counter combines over schedulers, SMs and launches.
+enum class StatSum : std::uint8_t { kAdd, kMax };
+
+template <class T>
+struct StatField {
+  const char* name;
+  const char* description;
+  StatSum sum;
+  unsigned count;              // 1: a scalar; otherwise an array with `labels`
+  const char* const* labels;   // count names (arrays only)
+  std::uint64_t* (*at)(T&);    // the first counter
+};
+
+// Adds (or maxes) every declared counter of `from` into `into`.
+template <class T>
+void accumulate(T& into, const T& from, std::span<const StatField<T>> decl) {
+  for (const auto& f : decl) {
+    std::uint64_t* a = f.at(into);
+    const std::uint64_t* b = f.at(const_cast<T&>(from));
+    for (unsigned i = 0; i < f.count; ++i)
+      a[i] = f.sum == StatSum::kAdd ? a[i] + b[i] : (a[i] > b[i] ? a[i] : b[i]);
+  }
+}
+
+}  // namespace simtsync
+
+// Table rows: STAT(Struct, field, description) for a scalar counter, STAT_MAX for one that
+// keeps the maximum, STAT_ARRAY(Struct, field, labels, description) for an array.
+#define SIMTSYNC_STAT(T, f, desc) \
+  ::simtsync::StatField<T> { #f, desc, ::simtsync::StatSum::kAdd, 1, nullptr, [](T& s) { return &s.f; } }
+#define SIMTSYNC_STAT_MAX(T, f, desc) \
+  ::simtsync::StatField<T> { #f, desc, ::simtsync::StatSum::kMax, 1, nullptr, [](T& s) { return &s.f; } }
+#define SIMTSYNC_STAT_ARRAY(T, f, labels, desc)                                                 \
+  ::simtsync::StatField<T> {                                                                    \
+    #f, desc, ::simtsync::StatSum::kAdd, static_cast<unsigned>(std::size(labels)), labels,      \
+        [](T& s) { return &s.f[0]; }                                                            \
+  }

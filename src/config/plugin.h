@@ -1,0 +1,113 @@
+// Self-describing plug-ins. A plug-in family (warp schedulers, fetch policies, reconvergence
+// units, CTA dispatchers) is a `.def` table whose rows name an implementation, its factory and a
+// declare function. The declare function states the plug-in's own config keys (type, range,
+// default, description, source) and its statistics (name, description, how to sum), once; the
+// schema, the `.impl` choice list, `simtsync list`, the resolved config and the statistics
+// output (sum, table, JSON, CSV) are all built from these declarations.
+//
+// Contract for a declare function: it only calls the PluginDecl methods, and always the same
+// ones (it runs once to build the schema and again to read the plug-in's parameters).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/stat_table.h"
+#include "config/config.h"
+#include "config/schema.h"
+
+namespace simtsync::config {
+
+using simtsync::StatSum;
+
+struct StatDecl {
+  std::string name;
+  std::string description;
+  StatSum sum = StatSum::kAdd;
+};
+
+class PluginDecl {
+ public:
+  // Keys are declared as `prefix.name` in `schema` (null: only collect the names).
+  PluginDecl(Schema* schema, std::string prefix, std::string impl)
+      : schema_(schema), prefix_(std::move(prefix)), impl_(std::move(impl)) {}
+
+  PluginDecl& add_int(const std::string& name, std::int64_t def, std::int64_t min,
+                      std::int64_t max, const std::string& description, const std::string& source);
+  PluginDecl& add_float(const std::string& name, double def, double min, double max,
+                        const std::string& description, const std::string& source);
+  PluginDecl& add_bool(const std::string& name, bool def, const std::string& description,
+                       const std::string& source);
+  PluginDecl& add_choice(const std::string& name, const std::string& def,
+                         std::vector<std::string> choices, const std::string& description,
+                         const std::string& source);
+  PluginDecl& stat(const std::string& name, const std::string& description,
+                   StatSum sum = StatSum::kAdd);
+
+  const std::string& impl() const { return impl_; }
+  const std::string& prefix() const { return prefix_; }
+  const std::vector<std::string>& keys() const { return keys_; }  // short names
+  const std::vector<StatDecl>& stats() const { return stats_; }
+
+ private:
+  // Declares prefix.name unless it exists with the same type (plug-ins of one family may share
+  // a key); a clash of types is a schema bug.
+  bool fresh(const std::string& name, Type t);
+
+  Schema* schema_;
+  std::string prefix_, impl_;
+  std::vector<std::string> keys_;
+  std::vector<StatDecl> stats_;
+};
+
+using DeclareFn = void (*)(PluginDecl&);
+
+// The values of one plug-in's keys, by short name; read from a resolved config
+// (PluginParams::from) or set by hand in unit tests.
+class PluginParams {
+ public:
+  static PluginParams from(const Config& c, const std::string& prefix, DeclareFn declare,
+                           const std::string& impl);
+  PluginParams& set(const std::string& name, Value v) {
+    values_[name] = std::move(v);
+    return *this;
+  }
+  // A name the plug-in did not declare (or of another type) is a simulator bug: it throws
+  // an internal error naming it.
+  std::int64_t get_int(const std::string& name) const;
+  double get_float(const std::string& name) const;
+  bool get_bool(const std::string& name) const;
+  const std::string& get_string(const std::string& name) const;
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  // Takes the values of `defaults` this object lacks.
+  void fill_missing(const PluginParams& defaults) {
+    for (const auto& [k, v] : defaults.values_) values_.try_emplace(k, v);
+  }
+
+ private:
+  const Value& at(const std::string& name) const;
+  std::map<std::string, Value> values_;
+};
+
+// One row of a family's table, as the schema and `simtsync list` see it.
+struct PluginInfo {
+  std::string name;
+  std::string description;
+  DeclareFn declare = nullptr;
+};
+
+// Adds `prefix.impl` (choices: the rows, default `def`) and every row's keys to `schema`.
+void declare_family(Schema& schema, const std::string& prefix, const std::string& def,
+                    const std::string& description, const std::string& source,
+                    const std::vector<PluginInfo>& rows);
+
+// Sums (or maxes) a plug-in's counters as their declarations say.
+void accumulate(std::vector<std::uint64_t>& into, const std::vector<std::uint64_t>& from,
+                const std::vector<StatDecl>& decl);
+
+// The statistics a row declares (runs its declare function without a schema).
+std::vector<StatDecl> plugin_stats(const PluginInfo& row, const std::string& prefix);
+
+}  // namespace simtsync::config

@@ -1,0 +1,126 @@
+// The reconvergence unit of one warp: decides which threads run next, and where.
+//
+// Contract: the core asks pc()/active() for the next instruction, executes it for the active
+// threads, and then reports exactly one control outcome: advance() for straight-line code,
+// branch() for a (possibly divergent) branch, call()/ret() for function calls, and exit() for
+// threads that terminate. After every report the unit is in a state where pc()/active() name the
+// next split to run (or finished() is true).
+//
+// Beyond control flow a unit may keep time and memory (AWARE's timeouts and spilled tables,
+// lock queues): the SM calls tick() each cycle it ticks the warp's SM and asks next_event() when
+// it wants to sleep; requests the unit wants sent to memory wait in its outbox (pop_request),
+// and their replies, and the per-lane results of the warp's own memory instructions, come back
+// through memory_reply(). A unit that keeps none of this (the IPDOM stack) implements nothing
+// of it. Implementations: impl/, registered in reconvergence.def, chosen by
+// sm.reconvergence.impl.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/lane_mask.h"
+#include "common/types.h"
+
+namespace simtsync::simt {
+
+// One row of the unit's state, for watchdog reports and tests.
+struct ReconvergenceEntry {
+  Pc pc = 0;
+  Pc rpc = 0;
+  LaneMask mask = 0;
+  bool call = false;  // a call entry (seed 004 sec. 2.2.3)
+};
+
+// A branch as the core resolved it for the active threads.
+struct BranchOutcome {
+  LaneMask taken = 0;  // active threads that go to target; the others fall through
+  Pc target = 0;
+  Pc fallthrough = 0;
+  Pc rpc = kExitPc;  // immediate post-dominator (kExitPc: the function's virtual exit)
+  // The safe post-dominator the SIMT-deadlock analysis computed for this branch (seed 003
+  // Algorithm 2): where a unit that delays reconvergence (AWARE) may reconverge instead of rpc.
+  // Equal to rpc for branches that leave no flagged loop.
+  Pc safe_rpc = kExitPc;
+  bool backward() const { return target <= fallthrough - kInstSize; }
+};
+
+// A memory request the unit itself makes (spilling or filling its tables, seed 003 sec. IV-B).
+// The SM sends it like an instruction-cache fill and answers with memory_reply(tag).
+struct UnitRequest {
+  Addr addr = 0;
+  unsigned bytes = 0;
+  bool write = false;
+  std::uint64_t tag = 0;
+};
+
+// The outcome of memory operations for a set of lanes: the warp's own memory instruction
+// (lanes that completed and those whose operation succeeded: a compare-and-swap that swapped, a
+// lock bit taken), or the reply to one of the unit's own requests (from_unit, tag).
+struct MemoryReply {
+  LaneMask lanes = 0;
+  LaneMask succeeded = 0;
+  Pc pc = 0;  // the instruction (0 for the unit's own requests)
+  bool from_unit = false;
+  std::uint64_t tag = 0;
+};
+
+class IReconvergence {
+ public:
+  virtual ~IReconvergence() = default;
+
+  virtual Pc pc() const = 0;
+  virtual LaneMask active() const = 0;
+  virtual bool finished() const = 0;
+
+  // The active threads executed a non-control instruction and go on at next_pc.
+  virtual void advance(Pc next_pc) = 0;
+  // The active threads executed a branch (see BranchOutcome).
+  virtual void branch(const BranchOutcome& b) = 0;
+  void branch(LaneMask taken, Pc target, Pc fallthrough, Pc rpc) {
+    branch(BranchOutcome{taken, target, fallthrough, rpc, rpc});
+  }
+  // The active threads call a function starting at entry; they come back at return_pc.
+  virtual void call(Pc entry, Pc return_pc) = 0;
+  // The active threads return from the current function. Returns true when the whole call
+  // (every thread that entered it) has returned and execution resumes in the caller.
+  virtual bool ret() = 0;
+  // `lanes` terminate for good (exit, or ret from the kernel).
+  virtual void exit(LaneMask lanes) = 0;
+
+  // The active threads arrive at a blocking CTA barrier. Returns the lanes that now wait for
+  // its release: a stack serializes paths, so the whole warp waits (its live threads); a unit
+  // that lets other splits run (AWARE) returns only the arriving split.
+  virtual LaneMask barrier_arrive(LaneMask arriving) { return live(); }
+  // The barrier the warp waits at released.
+  virtual void barrier_release() {}
+
+  // Time (see the file comment). ready(): the unit can name the next split now (false while
+  // it waits for a fill); next_event(): the earliest cycle its state changes by itself
+  // (kNever: never).
+  virtual void tick(Cycle now) { (void)now; }
+  virtual Cycle next_event(Cycle now) const {
+    (void)now;
+    return kNever;
+  }
+  virtual bool ready() const { return true; }
+  // True when the unit keeps time or memory: only then does the SM tick it, ask its
+  // next_event() and drain its outbox (a stack costs nothing per cycle).
+  virtual bool timed() const { return false; }
+  // Memory (see the file comment).
+  virtual bool pop_request(UnitRequest& out) {
+    (void)out;
+    return false;
+  }
+  virtual void memory_reply(const MemoryReply& r) { (void)r; }
+
+  // Threads that entered the innermost call still in progress (those whose registers the
+  // caller saved); 0 at kernel level.
+  virtual LaneMask call_mask() const = 0;
+  // Threads not yet exited.
+  virtual LaneMask live() const = 0;
+  virtual std::vector<ReconvergenceEntry> entries() const = 0;
+  virtual std::string name() const = 0;
+};
+
+}  // namespace simtsync::simt

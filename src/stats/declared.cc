@@ -1,0 +1,21 @@
+#include "stats/declared.h"
+
+namespace simtsync::stats {
+
+nlohmann::json plugin_json(const std::vector<config::StatDecl>& decl,
+                           const std::vector<std::uint64_t>& values) {
+  nlohmann::json j = nlohmann::json::object();
+  for (size_t i = 0; i < decl.size() && i < values.size(); ++i) j[decl[i].name] = values[i];
+  return j;
+}
+
+std::string plugin_rows(const std::string& prefix, const std::vector<config::StatDecl>& decl,
+                        const std::vector<std::uint64_t>& values) {
+  std::string out;
+  for (size_t i = 0; i < decl.size() && i < values.size(); ++i)
+    out += fmt::format("  {:<22} {:>16}  {}\n", prefix + decl[i].name, values[i],
+                       decl[i].description);
+  return out;
+}
+
+}  // namespace simtsync::stats

@@ -1,0 +1,59 @@
+// JSON and text rows of a declared statistics table (common/stat_table.h) and of a plug-in's
+// declared counters (config::StatDecl): the only place counters get their output form.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/stat_table.h"
+#include "config/plugin.h"
+
+namespace simtsync::stats {
+
+// Every declared counter of `s` into `j` (arrays as objects keyed by their labels).
+template <class T>
+void put_json(nlohmann::json& j, const T& s, std::span<const StatField<T>> decl) {
+  for (const auto& f : decl) {
+    const std::uint64_t* v = f.at(const_cast<T&>(s));
+    if (f.count == 1) {
+      j[f.name] = v[0];
+    } else {
+      for (unsigned i = 0; i < f.count; ++i) j[f.name][f.labels[i]] = v[i];
+    }
+  }
+}
+
+template <class T>
+nlohmann::json to_json(const T& s, std::span<const StatField<T>> decl) {
+  nlohmann::json j = nlohmann::json::object();
+  put_json(j, s, decl);
+  return j;
+}
+
+// One line per declared counter: name, value, description (arrays: one line per label).
+template <class T>
+std::string table_rows(const T& s, std::span<const StatField<T>> decl,
+                       const std::string& prefix = "") {
+  std::string out;
+  for (const auto& f : decl) {
+    const std::uint64_t* v = f.at(const_cast<T&>(s));
+    for (unsigned i = 0; i < f.count; ++i) {
+      const std::string name =
+          prefix + (f.count == 1 ? std::string(f.name) : fmt::format("{}.{}", f.name, f.labels[i]));
+      out += fmt::format("  {:<22} {:>16}  {}\n", name, v[i], f.description);
+    }
+  }
+  return out;
+}
+
+// A plug-in's counters (in declaration order) as a JSON object and as table rows.
+nlohmann::json plugin_json(const std::vector<config::StatDecl>& decl,
+                           const std::vector<std::uint64_t>& values);
+std::string plugin_rows(const std::string& prefix, const std::vector<config::StatDecl>& decl,
+                        const std::vector<std::uint64_t>& values);
+
+}  // namespace simtsync::stats

@@ -1,0 +1,187 @@
+// GPU parameters from a resolved config, and the GPU schema assembled from the fixed keys
+// (config/gpu_schema.cc) and the plug-in families' declarations (their .def tables).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "config/config.h"
+#include "config/schema.h"
+#include "simt/registry.h"
+#include "timing/gpu/cta_dispatcher.h"
+#include "timing/gpu/timing_gpu.h"
+#include "timing/sched/i_fetch_policy.h"
+#include "timing/sched/i_warp_scheduler.h"
+
+namespace simtsync {
+
+namespace config {
+
+namespace {
+
+void add_families(Schema& s) {
+  declare_family(s, sched::kSchedulerPrefix, "gto",
+                 "Issue policy of each warp scheduler", "GPGPU-Sim SM2_GTX480 -gpgpu_scheduler gto",
+                 sched::schedulers());
+  declare_family(s, sched::kFetchPrefix, "rr",
+                 "Which warp the fetch stage serves next",
+                 "seed 002 sec. 2.2 (GPGPU-Sim fetches round robin)", sched::fetch_policies());
+  declare_family(s, simt::kConfigPrefix, "ipdom_stack",
+                 "Branch divergence and reconvergence mechanism", "seed 004 Table 6.1 (PDOM)",
+                 simt::reconvergence_units());
+  declare_family(s, gpu::kDispatchPrefix, "round_robin",
+                 "How CTAs are assigned to SMs as slots free up",
+                 "issue 3 (CTAs spread round robin)", gpu::cta_dispatchers());
+}
+
+}  // namespace
+
+const Schema& gpu_schema() {
+  static const Schema s = build_gpu_schema(&add_families);
+  return s;
+}
+
+}  // namespace config
+
+namespace gpu {
+
+GpuParams gpu_params_from(const config::Config& c) {
+  GpuParams p;
+  auto u = [&](const char* k) { return static_cast<unsigned>(c.get_int(k)); };
+  p.num_sms = u("gpu.num_sms");
+  p.core_clock_mhz = c.get_float("gpu.core_clock_mhz");
+  p.register_granularity = std::max(1u, u("sm.register_granularity"));
+  p.registers_per_thread = u("compile.registers_per_thread");
+  sm::SmParams& s = p.sm;
+  s.warp_size = u("gpu.warp_size");
+  s.max_threads = u("sm.max_threads");
+  s.max_warps = u("sm.max_warps");
+  if (s.max_warps > 64)
+    throw usage_error(fmt::format("key 'sm.max_warps': {} is above 64, the most the timing model "
+                                  "tracks per SM", s.max_warps));
+  s.max_ctas = u("sm.max_ctas");
+  s.registers = u("sm.registers");
+  s.shared_bytes = u("sm.shared_memory_bytes");
+  s.num_schedulers = u("sm.num_schedulers");
+  s.simd_width = u("sm.simd_width");
+  s.ibuffer_slots = std::min(u("sm.ibuffer_slots"), sm::kMaxIbuffer);
+  s.fetch_width = u("sm.fetch_width");
+  s.scheduler = sched::scheduler_params(c);
+  s.fetch_policy = sched::fetch_params(c);
+  p.reconvergence = simt::reconvergence_choice(c);
+  p.dispatch = dispatch_params(c);
+  s.icache_bytes = u("sm.icache.size_bytes");
+  s.icache_line = u("sm.icache.line_bytes");
+  s.icache_assoc = u("sm.icache.assoc");
+  s.icache_hit_latency = u("sm.icache.hit_latency");
+  s.icache_miss_latency = c.get_bool("sm.icache.perfect") ? s.icache_hit_latency
+                                                            : u("sm.icache.miss_latency");
+  using sm::OpClass;
+  using sm::UnitKind;
+  s.units[static_cast<int>(UnitKind::kSp)] = u("sm.units.sp");
+  s.units[static_cast<int>(UnitKind::kSfu)] = u("sm.units.sfu");
+  s.units[static_cast<int>(UnitKind::kLdst)] = u("sm.units.ldst");
+  // 0 DP units: double precision runs on the SFU pipelines (GPGPU-Sim's Fermi model).
+  s.units[static_cast<int>(UnitKind::kDp)] = u("sm.units.dp");
+  s.dp_on_sfu = s.units[static_cast<int>(UnitKind::kDp)] == 0;
+  const std::pair<OpClass, const char*> classes[] = {
+      {OpClass::kInt, "int"}, {OpClass::kImul, "imul"},    {OpClass::kIdiv, "idiv"},
+      {OpClass::kFp, "fp"},   {OpClass::kFpDiv, "fp_div"}, {OpClass::kDp, "dp"},
+      {OpClass::kSfu, "sfu"}};
+  for (auto [cls, name] : classes) {
+    s.latency[static_cast<int>(cls)] = u(fmt::format("sm.latency.{}", name).c_str());
+    s.ii[static_cast<int>(cls)] = u(fmt::format("sm.ii.{}", name).c_str());
+  }
+  s.latency[static_cast<int>(OpClass::kCtrl)] = u("sm.latency.ctrl");
+  s.ii[static_cast<int>(OpClass::kCtrl)] = 1;
+  s.latency[static_cast<int>(OpClass::kMem)] = u("sm.latency.ldst_issue");
+  s.ii[static_cast<int>(OpClass::kMem)] = 1;
+  s.shared_latency = u("sm.shared.latency");
+  s.shared_banks = u("sm.shared.banks");
+  s.shared_lock_bits = u("sm.shared.lock_bits");
+  s.const_latency = u("mem.const_cache.latency");
+  p.hierarchy = c.get_string("mem.model") == "hierarchy";
+  s.icache_fill_from_memory = p.hierarchy;
+  mem::HierarchyParams& h = p.hier;
+  h.num_sms = p.num_sms;
+  h.request_slots = u("mem.requests_per_sm");
+  h.l1.enabled = c.get_bool("mem.l1.enabled");
+  h.l1.geo = {u("mem.l1.size_bytes"), u("mem.l1.assoc"), u("mem.l1.line_bytes"),
+              u("mem.l1.sector_bytes")};
+  h.l1.latency = u("mem.l1.latency");
+  h.l1.mshrs = u("mem.l1.mshrs");
+  h.l1.mshr_merge = u("mem.l1.mshr_merge");
+  h.l1.miss_queue = u("mem.l1.miss_queue");
+  h.l1.fill_whole_line = c.get_bool("mem.l1.fill_whole_line");
+  h.l1.const_bytes = u("mem.const_cache.size_bytes");
+  h.l1.const_latency = u("mem.const_cache.latency");
+  h.icnt.latency = u("mem.icnt.latency");
+  h.icnt.flit_bytes = u("mem.icnt.flit_bytes");
+  h.icnt.flits_per_cycle = u("mem.icnt.flits_per_cycle");
+  h.icnt.input_buffer = u("mem.icnt.input_buffer");
+  h.icnt.output_buffer = u("mem.icnt.output_buffer");
+  h.icnt.header_bytes = u("mem.icnt.header_bytes");
+  h.map.partitions = u("mem.partitions");
+  h.map.interleave = u("mem.partition_interleave");
+  h.l2.geo = {u("mem.l2.size_bytes"), u("mem.l2.assoc"), u("mem.l2.line_bytes"),
+              u("mem.l1.sector_bytes")};
+  h.l2.latency = u("mem.l2.latency");
+  h.l2.mshrs = u("mem.l2.mshrs");
+  h.l2.mshr_merge = u("mem.l2.mshr_merge");
+  h.l2.input_queue = u("mem.l2.input_queue");
+  h.atomic.queue = u("mem.atomic.queue");
+  h.atomic.ops_per_cycle = u("mem.atomic.ops_per_cycle");
+  h.atomic.same_address_interval = u("mem.atomic.same_address_interval");
+  h.atomic.latency = u("mem.atomic.latency");
+  mem::DramParams& d = h.dram;
+  d.banks = u("mem.dram.banks");
+  d.row_bytes = u("mem.dram.row_bytes");
+  d.tCL = u("mem.dram.t_cl");
+  d.tWL = u("mem.dram.t_wl");
+  d.tRCD = u("mem.dram.t_rcd");
+  d.tRP = u("mem.dram.t_rp");
+  d.tRAS = u("mem.dram.t_ras");
+  d.tRC = u("mem.dram.t_rc");
+  d.tRRD = u("mem.dram.t_rrd");
+  d.tCCD = u("mem.dram.t_ccd");
+  d.bus_bytes = u("mem.dram.bus_bytes");
+  d.data_rate = u("mem.dram.data_rate");
+  d.burst_length = u("mem.dram.burst_length");
+  d.queue = u("mem.dram.queue");
+  d.latency = u("mem.dram.latency");
+  d.fr_fcfs = c.get_string("mem.dram.scheduler") == "fr_fcfs";
+  h.clock.core_mhz = p.core_clock_mhz;
+  h.clock.icnt_mhz = c.get_float("clock.icnt_mhz");
+  h.clock.l2_mhz = c.get_float("clock.l2_mhz");
+  h.clock.dram_mhz = c.get_float("clock.dram_mhz");
+  // Consistency between keys that the schema checks one at a time.
+  auto pow2 = [](unsigned x) { return x && (x & (x - 1)) == 0; };
+  if (h.l2.geo.line != h.l1.geo.line)
+    throw usage_error(fmt::format("key 'mem.l2.line_bytes': {} must equal mem.l1.line_bytes ({})",
+                                  h.l2.geo.line, h.l1.geo.line));
+  if (!pow2(h.l1.geo.line) || !pow2(h.l1.geo.sector) || h.l1.geo.sector > h.l1.geo.line ||
+      h.l1.geo.line / h.l1.geo.sector > 32)
+    throw usage_error(fmt::format(
+        "keys 'mem.l1.line_bytes' ({}) and 'mem.l1.sector_bytes' ({}): both must be powers of two "
+        "with at most 32 sectors per line",
+        h.l1.geo.line, h.l1.geo.sector));
+  if (h.map.interleave % h.l1.geo.line != 0)
+    throw usage_error(fmt::format("key 'mem.partition_interleave': {} must be a multiple of the "
+                                  "line size ({})",
+                                  h.map.interleave, h.l1.geo.line));
+  p.mem.latency = u("mem.simple.latency");
+  p.mem.atomic_latency = u("mem.simple.atomic_latency");
+  p.mem.atomic_occupancy = u("mem.simple.atomic_occupancy");
+  p.mem.bytes_per_cycle = c.get_float("mem.simple.bytes_per_cycle");
+  p.mem.line_bytes = u("mem.simple.line_bytes");
+  p.mem.queue_depth = u("mem.simple.queue_depth");
+  p.max_cycles = static_cast<Cycle>(c.get_int("watchdog.max_cycles"));
+  p.no_completion_window = static_cast<Cycle>(c.get_int("watchdog.no_completion_window"));
+  p.watchdog.quiet_steps = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_steps"));
+  p.watchdog.max_steps = static_cast<std::uint64_t>(c.get_int("watchdog.max_steps"));
+  p.watchdog.quiet_cycles = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_cycles"));
+  return p;
+}
+
+}  // namespace gpu
+}  // namespace simtsync

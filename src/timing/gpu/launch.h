@@ -1,0 +1,62 @@
+// Everything one kernel launch on the timing GPU holds: the functional grid, one executor per
+// SM (their own counters; progress and steps shared for the watchdog), the memory side, the
+// SMs, the CTA dispatcher and the launch's bookkeeping. Built by TimingGpu::run, driven by
+// run_main_loop, read by TimingGpu::collect.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "func/cta.h"
+#include "func/executor.h"
+#include "func/watchdog.h"
+#include "timing/gpu/cta_dispatcher.h"
+#include "timing/gpu/timing_gpu.h"
+#include "timing/mem/memory_hierarchy.h"
+#include "timing/mem/simple_memory.h"
+#include "timing/sm/sm.h"
+
+namespace simtsync::gpu {
+
+struct Launch final : func::IExecListener {
+  Launch(const GpuParams& p, const func::Program& prog, const func::LaunchInfo& li)
+      : p(p), prog(prog), li(li), dog(p.watchdog) {}
+
+  // CTA needs (occupancy).
+  struct Needs {
+    unsigned threads = 0, warps = 0, registers = 0, shared = 0;
+  };
+
+  const GpuParams& p;
+  const func::Program& prog;
+  func::LaunchInfo li;
+  std::vector<func::Cta> ctas;
+  std::vector<func::Warp> warps;
+  func::ExecShared shared;
+  std::vector<std::unique_ptr<func::Executor>> executors;  // per SM
+  std::unique_ptr<mem::SimpleMemory> simple;
+  std::unique_ptr<mem::MemoryHierarchy> hier;
+  mem::IMemPort* memory = nullptr;
+  std::vector<std::unique_ptr<sm::Sm>> sms;
+  std::unique_ptr<ICtaDispatcher> dispatcher;
+  func::Watchdog dog;
+  Needs needs;
+  std::vector<int> cta_sm;  // launch CTA -> SM running it (-1: not running)
+  std::size_t next_cta = 0, done_ctas = 0;
+  std::uint64_t age = 0;
+  Cycle now = 0;
+  bool stop = false;  // the watchdog established a deadlock or livelock
+
+  // Starts pending CTAs on SMs with room, in launch order, where the dispatcher says.
+  void dispatch();
+  // Routes a barrier release to the SM holding the CTA (IExecListener).
+  void barrier_released(int cta, unsigned id, const std::vector<int>& released) override;
+  func::Warp& warp_of(const mem::MemRequest& r) {
+    return *sms[static_cast<size_t>(r.sm)]->slots()[static_cast<size_t>(r.warp_slot)].warp;
+  }
+};
+
+// Runs the launch to completion or until the watchdog stops it.
+func::LaunchResult run_main_loop(Launch& l);
+
+}  // namespace simtsync::gpu

@@ -1,0 +1,71 @@
+// What a warp-scheduling or fetch policy is built with: where it sits (SM, scheduler), read
+// access to the per-warp state it may legitimately see, the SM's shared units, the SM's event
+// bus, and the counters of the statistics it declared.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "timing/sm/events.h"
+
+namespace simtsync::sched {
+
+// Read-only per-warp state, by SM warp slot. A slot without a live warp answers false / 0 / -1.
+class IWarpView {
+ public:
+  virtual ~IWarpView() = default;
+  virtual unsigned num_slots() const = 0;
+  virtual bool live(int slot) const = 0;
+  virtual int cta_slot(int slot) const = 0;
+  virtual Pc pc(int slot) const = 0;
+  virtual bool at_barrier(int slot) const = 0;
+  virtual unsigned ibuffer_count(int slot) const = 0;
+  virtual unsigned outstanding_memory(int slot) const = 0;  // loads, stores and atomics
+  virtual std::uint64_t issued(int slot) const = 0;         // instructions issued so far
+  // Warps of CTA slot `c` waiting at a barrier, and the CTA's live warps.
+  virtual unsigned cta_waiting(int c) const = 0;
+  virtual unsigned cta_warps(int c) const = 0;
+};
+
+// A unit shared by the policies of one SM (a SIB prediction table, a warp priority table).
+class ISharedUnit {
+ public:
+  virtual ~ISharedUnit() = default;
+};
+
+// The SM's shared units, created on first use by name; every scheduler of the SM that asks for
+// the same name gets the same object.
+class SharedUnits {
+ public:
+  template <class T, class... Args>
+  T& get(const std::string& name, Args&&... args) {
+    auto it = units_.find(name);
+    if (it == units_.end())
+      it = units_.emplace(name, std::make_unique<T>(std::forward<Args>(args)...)).first;
+    return static_cast<T&>(*it->second);
+  }
+
+ private:
+  std::map<std::string, std::unique_ptr<ISharedUnit>> units_;
+};
+
+struct PolicyContext {
+  int sm = 0;
+  int sched = 0;  // scheduler index in the SM (fetch policies: -1)
+  unsigned num_schedulers = 1;
+  const IWarpView* warps = nullptr;
+  SharedUnits* shared = nullptr;
+  sm::EventBus* events = nullptr;
+  // The policy's declared statistics, in declaration order (increment only).
+  std::uint64_t* counters = nullptr;
+  // Fetch policies: each scheduler's warp slots and its latest issue order (indices into
+  // those slots), and the I-buffer capacity.
+  const std::vector<std::vector<int>>* sched_slots = nullptr;
+  const std::vector<std::vector<int>>* issue_orders = nullptr;
+};
+
+}  // namespace simtsync::sched

@@ -1,0 +1,96 @@
+// Events of one SM, delivered to its observers (warp schedulers that subscribe, and later spin
+// detectors, warp-phase trackers, energy counters). Observers hear what happened; they never
+// change warps. The SM builds an event only when someone listens, so an SM without observers
+// pays nothing.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/lane_mask.h"
+#include "common/types.h"
+#include "ptx/ir.h"
+
+namespace simtsync::func {
+struct ExecInst;
+}
+
+namespace simtsync::sm {
+
+// One committed (issued and executed) warp instruction.
+struct IssueEvent {
+  Cycle now = 0;
+  int sched = 0;      // the scheduler that issued it
+  int slot = 0;       // warp slot in the SM
+  int cta_slot = -1;  // CTA slot in the SM
+  int cta = -1;       // CTA index in the launch
+  Pc pc = 0;
+  const func::ExecInst* inst = nullptr;
+  ptx::UnitClass unit = ptx::UnitClass::kInt;
+  LaneMask active = 0;  // threads the instruction ran for
+  LaneMask guard = 0;   // ... whose guard predicate held
+  // Branches: `taken` (= guard) went to target; backward when target is not after the branch.
+  bool branch = false;
+  LaneMask taken = 0;
+  Pc target = 0;
+  bool backward = false;
+  // setp: the first guarded lane's source operands (seed 000's DDOS value history).
+  bool setp = false;
+  std::uint64_t setp_a = 0, setp_b = 0;
+  bool barrier_arrival = false;  // the warp arrived at a CTA barrier
+  bool memory = false;           // a memory instruction entered the LD/ST unit
+};
+
+struct BarrierEvent {
+  Cycle now = 0;
+  int cta_slot = -1;
+  int cta = -1;
+  unsigned barrier = 0;
+  std::vector<int> slots;  // warp slots released
+};
+
+struct CtaEvent {
+  Cycle now = 0;
+  int cta_slot = -1;
+  int cta = -1;
+  std::vector<int> slots;  // the CTA's warp slots
+};
+
+// A warp's memory instruction completed for `lanes` (all of them, or a part when the memory
+// side completes lanes separately); `succeeded`: lanes whose operation succeeded (a
+// compare-and-swap that swapped, a lock bit taken; every lane for other operations).
+struct MemoryEvent {
+  Cycle now = 0;
+  int slot = 0;
+  Pc pc = 0;
+  const func::ExecInst* inst = nullptr;
+  LaneMask lanes = 0;
+  LaneMask succeeded = 0;
+  bool last = true;  // the instruction has now completed for every lane
+};
+
+class ISmObserver {
+ public:
+  virtual ~ISmObserver() = default;
+  virtual void on_issue(const IssueEvent& e) { (void)e; }
+  virtual void on_barrier_release(const BarrierEvent& e) { (void)e; }
+  virtual void on_cta_launch(const CtaEvent& e) { (void)e; }
+  virtual void on_cta_exit(const CtaEvent& e) { (void)e; }
+  virtual void on_memory(const MemoryEvent& e) { (void)e; }
+};
+
+// The observers of one SM, in subscription order (deterministic delivery).
+class EventBus {
+ public:
+  void subscribe(ISmObserver* o) { observers_.push_back(o); }
+  bool empty() const { return observers_.empty(); }
+  template <class Event, class Fn>
+  void deliver(const Event& e, Fn fn) const {
+    for (ISmObserver* o : observers_) (o->*fn)(e);
+  }
+
+ private:
+  std::vector<ISmObserver*> observers_;
+};
+
+}  // namespace simtsync::sm
