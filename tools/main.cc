@@ -11,6 +11,10 @@
 #include "cmd_experiments.h"
 #include "cmd_transform.h"
 #include "run_workload.h"
+#include "simt/registry.h"
+#include "timing/gpu/cta_dispatcher.h"
+#include "timing/sched/i_fetch_policy.h"
+#include "timing/sched/i_warp_scheduler.h"
 #include "stats/exec_report.h"
 #include "stats/timing_report.h"
 
@@ -51,7 +55,24 @@ int cmd_list(const std::string& name) {
       fmt::print("  {:<14} {}\n", w->name(), w->description());
     }
   }
-  fmt::print("modes: functional\nreconvergence units: ipdom_stack\n");
+  fmt::print("modes (--mode): timing (cycle-level, default), functional\n");
+  fmt::print("configs (--config): {}\n", fmt::join(config::Config::shipped_names(), ", "));
+  // Every plug-in family from its registry, with its parameters and statistics.
+  auto family = [](const char* title, const std::string& prefix,
+                   const std::vector<config::PluginInfo>& rows) {
+    fmt::print("{} ({}.impl):\n", title, prefix);
+    for (const auto& r : rows) {
+      fmt::print("  {:<14} {}\n", r.name, r.description);
+      config::PluginDecl d(nullptr, prefix, r.name);
+      r.declare(d);
+      for (const auto& k : d.keys()) fmt::print("  {:<14}   parameter {}.{}\n", "", prefix, k);
+      for (const auto& st : d.stats()) fmt::print("  {:<14}   statistic {}\n", "", st.name);
+    }
+  };
+  family("issue policies", sched::kSchedulerPrefix, sched::schedulers());
+  family("fetch policies", sched::kFetchPrefix, sched::fetch_policies());
+  family("reconvergence units", simt::kConfigPrefix, simt::reconvergence_units());
+  family("CTA dispatchers", gpu::kDispatchPrefix, gpu::cta_dispatchers());
   return 0;
 }
 

@@ -4,53 +4,27 @@
 
 #include <chrono>
 
-#include "config/config.h"
+#include "sim/simulator.h"
 #include "stats/exec_report.h"
-#include "stats/timing_report.h"
-#include "timing/gpu/timing_gpu.h"
-#include "transform/ssde.h"
 
 namespace simtsync::tools {
 namespace {
 
-std::uint64_t parse_u64(const std::string& key, const std::string& v) {
-  try {
-    size_t used = 0;
-    auto x = std::stoull(v, &used, 0);
-    if (used == v.size()) return x;
-  } catch (const std::exception&) {
-  }
-  throw usage_error(fmt::format("key '{}': '{}' is not a non-negative integer", key, v));
-}
-
-// --set keys sorted by who reads them: workload parameters, device options, SSDE, GPU config.
+// --set keys sorted by who reads them: workload parameters, and the simulator's.
 struct SplitSets {
-  func::DeviceOptions dopts;
-  bool warp_size_set = false;
-  bool ssde = false;
   std::map<std::string, std::string> workload;
-  std::vector<std::pair<std::string, std::string>> config;
+  sim::SimOptions sim;
 };
 
-SplitSets split_sets(const std::map<std::string, std::string>& sets) {
+SplitSets split_sets(const RunOptions& o) {
   SplitSets s;
-  for (const auto& [k, v] : sets) {
-    if (k.rfind("workload.", 0) == 0) {
+  s.sim.mode = o.mode;
+  s.sim.config = o.config;
+  for (const auto& [k, v] : o.sets) {
+    if (k.rfind("workload.", 0) == 0)
       s.workload[k.substr(9)] = v;
-    } else if (k == "func.warp_size") {
-      s.dopts.warp_size = static_cast<unsigned>(parse_u64(k, v));
-      s.warp_size_set = true;
-      if (s.dopts.warp_size == 0 || s.dopts.warp_size > 64)
-        throw usage_error(fmt::format("key '{}': {} is out of range [1, 64]", k, v));
-    } else if (k == "func.trace") {
-      s.dopts.trace = v == "1" || v == "true";
-    } else if (k == "compile.ssde") {
-      if (v != "true" && v != "false" && v != "1" && v != "0")
-        throw usage_error(fmt::format("key '{}': '{}' is not a boolean (true/false)", k, v));
-      s.ssde = v == "true" || v == "1";
-    } else {
-      s.config.emplace_back(k, v);  // a GPU configuration key, validated by the schema
-    }
+    else
+      s.sim.sets.emplace_back(k, v);  // validated by the Simulator
   }
   return s;
 }
@@ -67,16 +41,14 @@ const workloads::Workload& find_or_throw(const RunOptions& o) {
 
 std::string resolved_inputs_yaml(const RunOptions& o) {
   const workloads::Workload& w = find_or_throw(o);
-  const SplitSets s = split_sets(o.sets);
-  const config::Config cfg = config::Config::load(config::gpu_schema(), o.config, s.config);
-  const unsigned warp_size =
-      s.warp_size_set ? s.dopts.warp_size : static_cast<unsigned>(cfg.get_int("gpu.warp_size"));
-  std::string out = cfg.dump_yaml();
+  const SplitSets s = split_sets(o);
+  const sim::Simulator simulator(s.sim);
+  std::string out = simulator.resolved_yaml();
   out += fmt::format("\n# The run: workload, size, mode and the keys outside the GPU config.\n"
                      "run:\n  workload: {}\n  size: {}\n  mode: {}\n  ssde: {}\n"
                      "  warp_size: {}\n  trace: {}\n  params:\n",
-                     o.workload, workloads::size_name(o.size), o.mode, s.ssde, warp_size,
-                     s.dopts.trace);
+                     o.workload, workloads::size_name(o.size), o.mode, simulator.ssde(),
+                     simulator.warp_size(), simulator.device_options().trace);
   for (const auto& [k, v] : workloads::resolve_params(w, o.size, s.workload))
     out += fmt::format("    {}: {}\n", k, v);
   return out;
@@ -84,30 +56,17 @@ std::string resolved_inputs_yaml(const RunOptions& o) {
 
 RunRecord run_workload(const RunOptions& o) {
   const workloads::Workload* w = &find_or_throw(o);
-  SplitSets s = split_sets(o.sets);
-  func::DeviceOptions& dopts = s.dopts;
-  // The typed configuration is validated before anything runs (unknown key, type, range).
-  const config::Config cfg = config::Config::load(config::gpu_schema(), o.config, s.config);
-  dopts.watchdog.quiet_steps = static_cast<std::uint64_t>(cfg.get_int("watchdog.quiet_steps"));
-  dopts.watchdog.max_steps = static_cast<std::uint64_t>(cfg.get_int("watchdog.max_steps"));
-  if (!s.warp_size_set) dopts.warp_size = static_cast<unsigned>(cfg.get_int("gpu.warp_size"));
-  dopts.lock_bits = static_cast<unsigned>(cfg.get_int("sm.shared.lock_bits"));
-  std::unique_ptr<gpu::TimingGpu> tgpu;
-  if (o.mode == "timing") {
-    gpu::GpuParams gp = gpu::gpu_params_from(cfg);
-    gp.sm.warp_size = dopts.warp_size;
-    tgpu = std::make_unique<gpu::TimingGpu>(gp);
-  }
+  const SplitSets s = split_sets(o);
+  // The simulation is assembled and validated before anything runs (unknown key, type, range).
+  sim::Simulator simulator(s.sim);
   RunRecord r;
-  r.config_name = cfg.name();
-  r.config_yaml = cfg.dump_yaml();
+  r.config_name = simulator.config().name();
+  r.config_yaml = simulator.resolved_yaml();
   r.params = workloads::resolve_params(*w, o.size, s.workload);
-  r.warp_size = dopts.warp_size;
-  func::Device dev(dopts);
-  if (tgpu) dev.set_backend(tgpu.get());
+  r.warp_size = simulator.warp_size();
+  func::Device& dev = simulator.device();
   workloads::WorkloadContext ctx(dev, r.params);
-  if (s.ssde)  // compile.ssde=true: SIMT-deadlock elimination (seed 003 Algorithm 3) before loading
-    ctx.set_module_hook([](const ptx::Module& m) { return transform::ssde(m).module; });
+  if (simulator.module_hook()) ctx.set_module_hook(simulator.module_hook());
   auto t0 = std::chrono::steady_clock::now();
   try {
     workloads::Validation v = w->run(ctx);
@@ -129,9 +88,9 @@ RunRecord run_workload(const RunOptions& o) {
   r.stats = dev.totals();
   r.sim_seconds = dev.sim_seconds();
   r.cycles = dev.cycles();
-  if (tgpu) {
-    r.timing = stats::timing_stats_json(tgpu->totals(), dopts.warp_size);
-    r.timing_table = stats::timing_stats_table(tgpu->totals(), dopts.warp_size);
+  if (simulator.timing()) {
+    r.timing = simulator.timing_json();
+    r.timing_table = simulator.timing_table();
   }
   return r;
 }

@@ -63,8 +63,6 @@ void add_icache(Schema& s) {
       .add_int("sm.icache.miss_latency", 120, 0, 100000,
                "Cycles to fill a missing line with mem.model: simple (the hierarchy fills it from L2)",
                "estimate: GPGPU-Sim SM2_GTX480 -gpgpu_l2_rop_latency 120")
-      .add_int("sm.icache.mshrs", 2, 1, 1024, "Outstanding instruction-cache misses per SM",
-               "GPGPU-Sim SM2_GTX480 -gpgpu_cache:il1 ...,S:2:32 (2 MSHRs)")
       .add_bool("sm.icache.perfect", false, "Every fetch hits (to isolate front-end effects)",
                 "experiment switch");
 }
@@ -75,10 +73,7 @@ void add_units(Schema& s) {
       .add_int("sm.units.ldst", 1, 1, 64, "LD/ST units per SM", "GPGPU-Sim SM2_GTX480 pipeline widths")
       .add_int("sm.units.dp", 0, 0, 64,
                "Double-precision pipelines per SM (0: DP instructions run on the SFU pipelines)",
-               "GPGPU-Sim SM2_GTX480 -gpgpu_num_dp_units 0")
-      .add_int("sm.units.int", 0, 0, 64,
-               "Integer pipelines per SM (0: integer instructions run on the SP pipelines)",
-               "GPGPU-Sim SM2_GTX480 (no INT unit on Fermi)");
+               "GPGPU-Sim SM2_GTX480 -gpgpu_num_dp_units 0");
 }
 
 void add_latencies(Schema& s) {
@@ -96,7 +91,6 @@ void add_latencies(Schema& s) {
       {"fp", 4, 1, "single-precision add/mul/fma/compare/convert"},
       {"fp_div", 39, 4, "single-precision divide"},
       {"dp", 8, 8, "double-precision add/mul/fma"},
-      {"dp_div", 330, 130, "double-precision divide"},
       {"sfu", 20, 4, "transcendentals (sin, cos, ex2, lg2, rsqrt, rcp, sqrt)"},
   };
   for (const Row& r : rows) {

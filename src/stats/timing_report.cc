@@ -2,19 +2,34 @@
 
 #include <fmt/format.h>
 
+#include "stats/declared.h"
+
 namespace simtsync::stats {
 namespace {
 
-constexpr const char* kUnitNames[] = {"sp", "sfu", "dp", "ldst"};
+using sm::kUnitNames;
 
 sm::SchedStats sum_sched(const gpu::TimingTotals& t) {
   sm::SchedStats s;
   for (const auto& x : t.sm)
-    for (const auto& y : x.sched) {
-      for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k) s.cycles[k] += y.cycles[k];
-      s.issued += y.issued;
-    }
+    for (const auto& y : x.sched) accumulate<sm::SchedStats>(s, y, sm::kSchedStatFields);
   return s;
+}
+
+// The policies' declared counters summed over schedulers and SMs.
+std::vector<std::uint64_t> sum_policy(const gpu::TimingTotals& t,
+                                      const std::vector<config::StatDecl>& decl) {
+  std::vector<std::uint64_t> v(decl.size(), 0);
+  for (const auto& x : t.sm)
+    for (const auto& y : x.sched) config::accumulate(v, y.policy, decl);
+  return v;
+}
+
+std::vector<std::uint64_t> sum_fetch(const gpu::TimingTotals& t,
+                                     const std::vector<config::StatDecl>& decl) {
+  std::vector<std::uint64_t> v(decl.size(), 0);
+  for (const auto& x : t.sm) config::accumulate(v, x.fetch_policy, decl);
+  return v;
 }
 
 void flatten(const nlohmann::json& j, const std::string& prefix, std::string& out) {
@@ -54,29 +69,20 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
   for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k)
     stall[sm::kStallNames[k]] = all.cycles[k];
   g["scheduler_cycles"] = stall;
+  // Issue and fetch policies: their names and declared counters (summed over SMs).
+  g["policy"]["issue"] = t.issue_policy;
+  g["policy"]["fetch"] = t.fetch_policy;
+  g["policy"]["issue_stats"] = plugin_json(t.issue_stats, sum_policy(t, t.issue_stats));
+  g["policy"]["fetch_stats"] = plugin_json(t.fetch_stats, sum_fetch(t, t.fetch_stats));
   nlohmann::json sms = nlohmann::json::array();
   for (size_t i = 0; i < t.sm.size(); ++i) {
     const auto& s = t.sm[i];
-    nlohmann::json j;
-    j["active_cycles"] = s.active_cycles;
-    j["warp_instructions"] = s.warp_instructions;
-    j["thread_instructions"] = s.thread_instructions;
-    for (int u = 0; u < 4; ++u) j["unit_busy"][kUnitNames[u]] = s.unit_busy[u];
-    j["ibuffer_fills"] = s.ibuffer_fills;
-    j["ibuffer_flushes"] = s.ibuffer_flushes;
-    j["icache_stall_cycles"] = s.icache_stall_cycles;
-    j["shared_conflict_cycles"] = s.shared_conflict_cycles;
-    j["memory_refusals"] = s.memory_refusals;
-    j["ctas_completed"] = s.ctas_completed;
-    j["icache"] = {{"accesses", t.icache[i].accesses},
-                   {"hits", t.icache[i].hits},
-                   {"misses", t.icache[i].misses}};
+    nlohmann::json j = to_json<sm::SmStats>(s, sm::kSmStatFields);
+    j["icache"] = to_json<sm::ICacheStats>(t.icache[i], sm::kICacheStatFields);
     nlohmann::json sched = nlohmann::json::array();
     for (const auto& sc : s.sched) {
-      nlohmann::json x;
-      x["issued"] = sc.issued;
-      for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k)
-        x["cycles"][sm::kStallNames[k]] = sc.cycles[k];
+      nlohmann::json x = to_json<sm::SchedStats>(sc, sm::kSchedStatFields);
+      if (!t.issue_stats.empty()) x["policy"] = plugin_json(t.issue_stats, sc.policy);
       sched.push_back(x);
     }
     j["sched"] = sched;
@@ -99,18 +105,8 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
     kernels.push_back(j);
   }
   g["kernels"] = kernels;
-  g["mem"] = {{"loads", t.mem.loads},
-              {"stores", t.mem.stores},
-              {"atomics", t.mem.atomics},
-              {"transactions", t.mem.transactions},
-              {"atomic_lane_ops", t.mem.atomic_lane_ops},
-              {"atomic_wait_cycles", t.mem.atomic_wait_cycles},
-              {"refused", t.mem.refused}};
-  g["shared"] = {{"accesses", t.shared.accesses},
-                 {"atomics", t.shared.atomics},
-                 {"conflict_cycles", t.shared.conflict_cycles},
-                 {"lock_attempts", t.shared.lock_attempts},
-                 {"lock_retries", t.shared.lock_retries}};
+  g["mem"] = to_json<mem::SimpleMemoryStats>(t.mem, mem::kMemSummaryFields);
+  g["shared"] = to_json<mem::SharedStats>(t.shared, mem::kSharedStatFields);
   if (t.has_hierarchy) g["memory"] = hierarchy_json(t.hier);
   return g;
 }
@@ -227,6 +223,10 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
   row("mem.atomic_wait", fmt::format("{}", t.mem.atomic_wait_cycles),
       "cycles atomics waited for their address's atomic unit");
   row("mem.refused", fmt::format("{}", t.mem.refused), "requests refused by a full memory queue");
+  out += plugin_rows(fmt::format("{}.", t.issue_policy), t.issue_stats,
+                     sum_policy(t, t.issue_stats));
+  out += plugin_rows(fmt::format("fetch.{}.", t.fetch_policy), t.fetch_stats,
+                     sum_fetch(t, t.fetch_stats));
   if (t.has_hierarchy) {
     const nlohmann::json& m = g["memory"];
     auto pct = [](double x) { return fmt::format("{:.1f}%", 100 * x); };

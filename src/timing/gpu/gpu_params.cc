@@ -98,6 +98,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.ii[static_cast<int>(OpClass::kMem)] = 1;
   s.shared_latency = u("sm.shared.latency");
   s.shared_banks = u("sm.shared.banks");
+  s.shared_bank_bytes = u("sm.shared.bank_bytes");
   s.shared_lock_bits = u("sm.shared.lock_bits");
   s.const_latency = u("mem.const_cache.latency");
   p.hierarchy = c.get_string("mem.model") == "hierarchy";

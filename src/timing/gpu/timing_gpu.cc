@@ -14,6 +14,10 @@ TimingGpu::TimingGpu(GpuParams p) : p_(std::move(p)), resources_(p_.registers_pe
   totals_.sm.resize(p_.num_sms);
   totals_.icache.resize(p_.num_sms);
   for (auto& s : totals_.sm) s.sched.resize(std::max(1u, p_.sm.num_schedulers));
+  totals_.issue_policy = p_.sm.scheduler.impl;
+  totals_.fetch_policy = p_.sm.fetch_policy.impl;
+  totals_.issue_stats = sched::scheduler_stats(totals_.issue_policy);
+  totals_.fetch_stats = sched::fetch_policy_stats(totals_.fetch_policy);
 }
 
 void Launch::dispatch() {

@@ -69,6 +69,10 @@ struct TimingTotals {
   bool has_hierarchy = false;
   mem::HierarchyStats hier;            // per level, summed over launches (hierarchy model)
   mem::SharedStats shared;             // shared-memory units, all SMs
+  // The issue and fetch policies and their declared statistics (sm[i].sched[k].policy and
+  // sm[i].fetch_policy hold the counters in this order).
+  std::string issue_policy, fetch_policy;
+  std::vector<config::StatDecl> issue_stats, fetch_stats;
   KernelResources last_resources;
   unsigned last_occupancy_ctas = 0;     // CTAs per SM of the last launch
 };

@@ -11,7 +11,8 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
       ex_(ex),
       port_(port),
       icache_(p.icache_bytes, p.icache_line, p.icache_assoc),
-      shared_(mem::SharedMemParams{p.shared_banks, 4, p.shared_latency, p.shared_lock_bits}),
+      shared_(mem::SharedMemParams{p.shared_banks, p.shared_bank_bytes, p.shared_latency,
+                                  p.shared_lock_bits}),
       lock_bits_(std::max(1u, p.shared_lock_bits), 0) {
   slots_.resize(p_.max_warps);
   ctas_.resize(p_.max_ctas);

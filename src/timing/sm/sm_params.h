@@ -52,6 +52,7 @@ struct SmParams {
   unsigned ii[static_cast<int>(OpClass::kCount)] = {1, 2, 8, 1, 8, 4, 4, 1, 1};
   unsigned shared_latency = 24;      // sm.shared.latency
   unsigned shared_banks = 32;        // sm.shared.banks
+  unsigned shared_bank_bytes = 4;    // sm.shared.bank_bytes
   unsigned shared_lock_bits = 1024;  // sm.shared.lock_bits
   unsigned const_latency = 8;        // mem.const_cache.latency (kernel parameters)
   unsigned ldst_queue = 8;           // memory instructions waiting in the LD/ST unit

@@ -17,7 +17,7 @@ class ExampleHold final : public IWarpScheduler {
              std::vector<int>& out) override {
     out.clear();
     if (holding(now)) {
-      if (counters_) ++counters_[0];  // held_cycles
+      if (counters_) ++counters_[0];  // empty_orders
       return;
     }
     const int n = static_cast<int>(warps.size());
@@ -52,7 +52,7 @@ void declare_example_hold(config::PluginDecl& d) {
   d.add_int("hold_cycles", 1000, 0, std::numeric_limits<std::int64_t>::max(),
             "example_hold: cycles at the start of each launch in which no warp is offered",
             "test-only example")
-      .stat("held_cycles", "example_hold: scheduler-cycles in which every warp was held back");
+      .stat("empty_orders", "example_hold: issue-stage order requests answered with no warp (the SM sleeps through the rest of the hold)");
 }
 
 }  // namespace simtsync::sched

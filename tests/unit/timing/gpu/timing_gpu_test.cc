@@ -162,3 +162,38 @@ TEST(TimingGpu, EverySchedulerCompletesHtCorrectly) {
 
 }  // namespace
 }  // namespace simtsync::gpu
+
+namespace simtsync::gpu {
+namespace {
+
+// A policy that holds every warp back for N cycles: the GPU neither reports a false deadlock
+// (every SM asleep) nor charges the hold as idle; the run then completes correctly.
+TEST(TimingGpu, APolicyHoldingEveryWarpIsNeitherADeadlockNorIdle) {
+  constexpr Cycle kHold = 300'000;  // beyond watchdog.quiet_cycles (200,000 in tiny)
+  GpuParams p = gpu_params_from(config::Config::load(
+      config::gpu_schema(), "tiny",
+      {{"sm.warp_scheduler.impl", "example_hold"},
+       {"sm.warp_scheduler.hold_cycles", std::to_string(kHold)}}));
+  p.registers_per_thread = 16;
+  const HtRun held = run_ht(p);
+  expect_valid(held, 4 * 64 * 2);
+  EXPECT_GT(held.result.cycles, kHold);
+  const HtRun lrr = run_ht(tiny("lrr"));
+  std::uint64_t h = 0, idle_held = 0, idle_lrr = 0;
+  for (const auto& s : held.totals.sm)
+    for (const auto& sc : s.sched) {
+      h += sc.cycles[static_cast<int>(sm::StallKind::kHeld)];
+      idle_held += sc.cycles[static_cast<int>(sm::StallKind::kIdle)];
+    }
+  for (const auto& s : lrr.totals.sm)
+    for (const auto& sc : s.sched) idle_lrr += sc.cycles[static_cast<int>(sm::StallKind::kIdle)];
+  EXPECT_GE(h, kHold);  // at least one scheduler held for the whole hold
+  // The hold adds no idle cycles: after it the policy is LRR, so idle time stays LRR's order.
+  EXPECT_LT(idle_held, idle_lrr + kHold / 100);
+  // Statistics follow the declaration: the policy's counter is there, named.
+  ASSERT_EQ(held.totals.issue_stats.size(), 1u);
+  EXPECT_EQ(held.totals.issue_stats[0].name, "empty_orders");
+}
+
+}  // namespace
+}  // namespace simtsync::gpu

@@ -83,6 +83,8 @@ class SmRig {
         init_(make_grid()),
         ex_(prog_, mem_, li_, warps_, ctas_),
         sm(0, p, ex_, port) {
+    listener_.rig = this;
+    ex_.set_listener(&listener_);
     sm.set_step_observer([this](func::Warp& w, Pc pc) {
       const func::ExecInst* in = prog_.at(pc);
       issues.push_back({now, w.global_id, pc, in ? in->op : ptx::Opcode::kRet});
@@ -94,6 +96,17 @@ class SmRig {
     sm.start_cta(0, ptrs, threads, 0, 0, 0);
   }
 
+  // Performs request `i` of port.sent for `lanes` only (a part of the access) and hands the
+  // SM a response for those lanes.
+  void respond_lanes(size_t i, func::LaneMask lanes) {
+    MockPort::Sent& s = port.sent.at(i);
+    ex_.perform(*sm.slots()[static_cast<size_t>(s.req.warp_slot)].warp, *s.req.access, lanes,
+                s.req.access->done == 0);
+    mem::MemRequest r = s.req;
+    r.lanes = lanes;
+    if ((s.req.access->mask & ~s.req.access->done) == 0) s.answered = true;
+    sm.memory_response(r, now);
+  }
   // Performs request `i` of port.sent and hands its response to the SM (at `now`).
   void respond(size_t i) {
     MockPort::Sent& s = port.sent.at(i);
@@ -139,6 +152,7 @@ class SmRig {
     return v;
   }
   func::Warp& warp(int i) { return warps_[static_cast<size_t>(i)]; }
+  func::GlobalMemory& memory() { return mem_; }
   const func::Program& program() const { return prog_; }
   // Sum of every stall-classification counter of every scheduler.
   std::uint64_t classified_cycles() const {
@@ -161,6 +175,13 @@ class SmRig {
     return true;
   }
 
+  struct Listener final : func::IExecListener {
+    SmRig* rig = nullptr;
+    void barrier_released(int cta, unsigned id, const std::vector<int>& w) override {
+      rig->sm.barrier_released(rig->sm.cta_slot_of(cta), id, w, rig->now);
+    }
+  };
+
   ptx::Module module_;
   func::GlobalMemory mem_;
   func::Program prog_;
@@ -168,6 +189,7 @@ class SmRig {
   std::vector<func::Cta> ctas_;
   std::vector<func::Warp> warps_;
   bool init_;
+  Listener listener_;
   func::Executor ex_;
 
  public:

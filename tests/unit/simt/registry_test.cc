@@ -1,0 +1,96 @@
+// A reconvergence unit is selected by config (sm.reconvergence.impl) and every warp of a launch
+// gets the selected unit; an unknown unit is a usage error naming the key.
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "config/config.h"
+#include "func/launch_setup.h"
+#include "func/program.h"
+#include "ptx/parser.h"
+#include "simt/impl/ipdom_stack.h"
+#include "simt/registry.h"
+
+namespace simtsync::simt {
+namespace {
+
+// A stand-in unit: the stack underneath, its own name on top.
+class Tagged final : public IReconvergence {
+ public:
+  Tagged(Pc start, LaneMask threads) : s_(start, threads) {}
+  Pc pc() const override { return s_.pc(); }
+  LaneMask active() const override { return s_.active(); }
+  bool finished() const override { return s_.finished(); }
+  void advance(Pc next) override { s_.advance(next); }
+  using IReconvergence::branch;
+  void branch(const BranchOutcome& b) override { s_.branch(b); }
+  void call(Pc entry, Pc ret) override { s_.call(entry, ret); }
+  bool ret() override { return s_.ret(); }
+  void exit(LaneMask lanes) override { s_.exit(lanes); }
+  LaneMask call_mask() const override { return s_.call_mask(); }
+  LaneMask live() const override { return s_.live(); }
+  std::vector<ReconvergenceEntry> entries() const override { return s_.entries(); }
+  std::string name() const override { return "tagged"; }
+
+ private:
+  IpdomStack s_;
+};
+
+int made = 0;
+std::unique_ptr<IReconvergence> make_tagged(Pc start, LaneMask threads,
+                                             const config::PluginParams&) {
+  ++made;
+  return std::make_unique<Tagged>(start, threads);
+}
+
+constexpr const char* kPtx = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry k()
+{
+  ret;
+}
+)";
+
+TEST(ReconvergenceRegistry, TheConfigSelectsTheUnit) {
+  const config::Config c = config::Config::load(config::gpu_schema(), "gtx480",
+                                                {{"sm.reconvergence.impl", "ipdom_stack"}});
+  const UnitChoice u = reconvergence_choice(c);
+  EXPECT_EQ(u.impl, "ipdom_stack");
+  EXPECT_EQ(u.create(0, 0xf)->name(), "ipdom_stack");
+  EXPECT_EQ(c.schema().find("sm.reconvergence.impl")->choices.size(), reconvergence_units().size());
+}
+
+TEST(ReconvergenceRegistry, EveryWarpOfALaunchGetsTheChosenUnit) {
+  ptx::Module m = ptx::parse_module(kPtx, "k.ptx");
+  func::GlobalMemory mem;
+  func::Program prog(m, mem);
+  func::LaunchInfo li = func::make_launch_info(*prog.kernel("k"), {1, 1, 1}, {64, 1, 1}, 32, 0);
+  UnitChoice tagged{"tagged", &make_tagged, {}};
+  li.reconvergence = &tagged;
+  std::vector<func::Cta> ctas;
+  std::vector<func::Warp> warps;
+  made = 0;
+  func::create_grid(prog, li, true, ctas, warps);
+  ASSERT_EQ(warps.size(), 2u);
+  EXPECT_EQ(made, 2);
+  for (const auto& w : warps) EXPECT_EQ(w.simt->name(), "tagged");
+  // Without a choice the launch uses the IPDOM stack.
+  li.reconvergence = nullptr;
+  std::vector<func::Cta> c2;
+  std::vector<func::Warp> w2;
+  func::create_grid(prog, li, true, c2, w2);
+  EXPECT_EQ(w2[0].simt->name(), "ipdom_stack");
+}
+
+TEST(ReconvergenceRegistry, UnknownUnitIsAUsageErrorNamingTheKey) {
+  try {
+    reconvergence_choice("aware");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("sm.reconvergence.impl"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace simtsync::simt
