@@ -108,6 +108,7 @@ void DetectionTable::add_module(const ptx::Module& m, const std::string& path,
     r.loops = static_cast<int>(headers.size());
     bool any_marked = false;
     for (const auto& [n, h] : headers) any_marked |= h.marked;
+    std::vector<int> lines_found;  // truth lines some flagged header carries
     for (const auto& [n, h] : headers) {
       bool expected = false;
       if (t != nullptr)
@@ -117,10 +118,16 @@ void DetectionTable::add_module(const ptx::Module& m, const std::string& path,
       if (h.flagged) {
         ++r.detections;
         (expected ? r.truedet : r.falsedet)++;
-      } else if (expected && (!t->spin || h.marked)) {
+        if (expected) lines_found.push_back(h.line);
+      } else if (expected && t->spin && h.marked) {
         ++r.missed;  // a kernel without markers has no loop that must be flagged
       }
     }
+    // A named line is missed when no flagged loop carries it (also when no loop was found).
+    if (t != nullptr && !t->spin)
+      for (int line : t->lines)
+        if (std::find(lines_found.begin(), lines_found.end(), line) == lines_found.end())
+          ++r.missed;
     rows_.push_back(r);
   }
 }

@@ -112,9 +112,19 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions
     // largest first so that an enclosing same-header loop precedes the loops inside it.
     std::vector<std::vector<NodeId>> bodies;
     for (NodeId t : latches) bodies.push_back(loop_body(cfg, dom, h, {t}));
+    // Only bodies nested in another latch's body are loops of their own (a spin inside a
+    // retry loop); bodies that merely share the header are arms of one loop (a `continue` in
+    // each branch, SSDE's switch block) and stay merged.
+    auto nested = [&](const std::vector<NodeId>& b) {
+      for (const auto& o : bodies)
+        if (o.size() > b.size() && std::includes(o.begin(), o.end(), b.begin(), b.end()))
+          return true;
+      return false;
+    };
     std::vector<std::vector<NodeId>> inner;
     for (const auto& b : bodies)
-      if (b.size() < merged.size() && std::find(inner.begin(), inner.end(), b) == inner.end())
+      if (b.size() < merged.size() && nested(b) &&
+          std::find(inner.begin(), inner.end(), b) == inner.end())
         inner.push_back(b);
     std::stable_sort(inner.begin(), inner.end(),
                      [](const auto& a, const auto& b) { return a.size() > b.size(); });

@@ -5,12 +5,13 @@
 //    edges into the same header form ONE loop; its body is h plus every block that reaches a
 //    latch without passing through h. Loops therefore nest or are disjoint.
 //  - With LoopOptions::split_shared_headers (what the SIMT-deadlock analyses use), a header
-//    whose back edges enclose different bodies also gets one loop per distinct smaller body
-//    (the latches whose bodies lie inside it), nested in the merged loop: nvcc emits a spin
-//    `while (atomicCAS(..) != 0);` as a self-loop on the block that heads an enclosing retry
-//    loop, and that inner loop has its own exit branch and reconvergence point (issue 13).
-//    Same-header loops then nest by body inclusion; two same-header loops whose bodies only
-//    share the header are siblings.
+//    whose back edges enclose nested bodies also gets one loop per distinct body that lies
+//    strictly inside another latch's body (with the latches whose bodies lie inside it),
+//    nested in the merged loop: nvcc emits a spin `while (atomicCAS(..) != 0);` as a
+//    self-loop on the block that heads an enclosing retry loop, and that inner loop has its
+//    own exit branch and reconvergence point (issue 13). Bodies that only share the header
+//    (a `continue` in each arm of an if, SSDE's switch block) stay one loop. Same-header
+//    loops nest by body inclusion.
 //  - Retreating edges whose target does not dominate the source (irreducible control flow)
 //    form no loop; they are listed in irreducible_edges() so clients can refuse or warn.
 //  - Exit edges are real edges from a body block to a node outside the body (EXIT included,

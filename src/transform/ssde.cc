@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 
@@ -208,7 +209,7 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
     return l;
   };
   for (const auto& [at, loops] : by_point) {
-    const int id = res.switch_blocks + sw++;
+    const int id = res.first_switch_id + res.switch_blocks + sw++;
     std::string sw_label = label_at(f, at);
     if (sw_label.empty()) {
       sw_label = fmt::format("$L__ssde_sw{}", id);
@@ -352,6 +353,11 @@ std::vector<std::string> still_flagged(const ptx::Module& m, const SsdeOptions& 
 SsdeResult ssde(const ptx::Module& m, const SsdeOptions& o) {
   SsdeResult res;
   res.module = m;
+  // Input that is itself SSDE output keeps its switch registers and labels: number after them.
+  for (const auto& f : m.functions)
+    for (const auto& r : f.regs)
+      if (r.name.rfind("%ssde_c", 0) == 0)
+        res.first_switch_id = std::max(res.first_switch_id, std::atoi(r.name.c_str() + 7) + 1);
   // Apply the transform until the full re-analysis finds nothing (or kMaxRounds passed).
   for (int round = 0; round < kMaxRounds; ++round) {
     const size_t before = res.changes.size();

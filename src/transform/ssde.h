@@ -57,6 +57,7 @@ struct SsdeResult {
   std::vector<std::string> warnings;
   std::vector<std::string> unfixed;  // "FUNCTION: loop LABEL (SOURCE) ...: why"
   int switch_blocks = 0;
+  int first_switch_id = 0;  // %ssde_c<N>/$L__ssde_sw<N> numbering starts after the input's own
   int rounds = 0;
   bool changed() const { return !changes.empty(); }
 };

@@ -216,5 +216,65 @@ TEST(Issue13, NestedLockFinishesInTheSimulatorAfterSsde) {
   EXPECT_TRUE(after.completed) << after.why;
 }
 
+// The ground truth of tests/golden/synclib/ (deadlock_truth.txt), checked in the functional
+// simulator: the SIMT-safe kernels finish, the listed ones are stopped by the watchdog.
+struct SyncLibCase {
+  const char* file;
+  bool deadlocks;
+  unsigned ctas;
+  std::vector<std::uint64_t> buffers;  // ints per buffer argument, zero-filled
+  std::vector<int> scalars;            // int arguments after the buffers
+  int iota = -1;                       // this buffer holds 0, 1, 2, ... (keys, items)
+};
+
+bool completes(const SyncLibCase& c) {
+  const auto m = ptx::load_module_file(golden(std::string("synclib/") + c.file));
+  func::DeviceOptions o;
+  o.watchdog.quiet_steps = 20000;
+  o.watchdog.max_steps = 5'000'000;
+  func::Device dev(o);
+  func::KernelArgs args;
+  for (size_t k = 0; k < c.buffers.size(); ++k) {
+    std::vector<int> v(c.buffers[k], 0);
+    if (static_cast<int>(k) == c.iota) std::iota(v.begin(), v.end(), 0);
+    args.add(dev.upload(v));
+  }
+  for (int s : c.scalars) args.add(s);
+  const int mod = dev.load_module(m);
+  return dev.launch(mod, kernel(m).name, Dim3{c.ctas, 1, 1}, Dim3{64, 1, 1}, args).completed;
+}
+
+TEST(Issue13, SyncLibGroundTruthHoldsInTheSimulator) {
+  const SyncLibCase cases[] = {
+      {"grid_barrier.ptx", false, 4, {1, 1, 256}, {3}},
+      {"seqlock.ptx", false, 3, {1, 2, 192}, {5}},
+      {"work_queue.ptx", false, 2, {1, 1, 1, 10, 320}, {10, 4}, 3},
+      {"mutex_mimd.ptx", true, 1, {4, 8, 64}, {64, 4}, 2},
+      {"lane_flag.ptx", true, 1, {2, 2, 64}, {}},
+      {"tree_barrier.ptx", false, 4, {4, 256}, {3}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.file);
+    EXPECT_EQ(completes(c), !c.deadlocks);
+  }
+}
+
+TEST(Issue13, OldSsdeOutputReflaggedNowClean) {
+  // SSDE before issue 13 transformed the tree barrier's busy-waits; the current analysis flags
+  // its switch loops again. Now the busy-waits are left alone, and SSDE applied to the old
+  // output still ends clean (or would name what it cannot fix).
+  const auto old = ptx::load_module_file(golden("synclib/tree_barrier.old_ssde"));
+  EXPECT_GE(counts(old).flagged, 1);
+  const auto m = ptx::load_module_file(golden("synclib/tree_barrier.ptx"));
+  const transform::SsdeResult r = transform::ssde(m);
+  EXPECT_FALSE(r.changed());
+  EXPECT_TRUE(r.unfixed.empty());
+  EXPECT_EQ(counts(r.module).flagged, 0);
+  EXPECT_EQ(counts(m).busy, 2);
+  const transform::SsdeResult again = transform::ssde(old);
+  EXPECT_EQ(counts(again.module).flagged, static_cast<int>(again.unfixed.size()));
+  EXPECT_TRUE(again.unfixed.empty());
+}
+
 }  // namespace
 }  // namespace simtsync::analysis
