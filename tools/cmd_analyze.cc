@@ -87,9 +87,13 @@ analysis::AnalysisOptions AnalysisFlags::options() const {
 
 void add_nvcc_options(CLI::App* cmd, NvccOptions& o) {
   cmd->add_option("--arch", o.arch, "nvcc -arch for .cu input (default sm_75)");
-  cmd->add_option("-I,--include", o.includes, "nvcc include directory for .cu input");
-  cmd->add_option("-D,--define", o.defines, "nvcc macro definition for .cu input (NAME or NAME=V)");
-  cmd->add_option("--nvcc-flag", o.flags, "extra nvcc argument for .cu input, verbatim (repeat)");
+  // One value per occurrence: the file arguments that follow are not nvcc's.
+  cmd->add_option("-I,--include", o.includes, "nvcc include directory for .cu input (repeat)")
+      ->allow_extra_args(false);
+  cmd->add_option("-D,--define", o.defines, "nvcc macro for .cu input: NAME or NAME=V (repeat)")
+      ->allow_extra_args(false);
+  cmd->add_option("--nvcc-flag", o.flags, "extra nvcc argument for .cu input, verbatim (repeat)")
+      ->allow_extra_args(false);
 }
 
 void add_analysis_flags(CLI::App* cmd, AnalysisFlags& f) {

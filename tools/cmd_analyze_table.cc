@@ -66,8 +66,11 @@ void DetectionTable::load_truth(const std::string& file) {
 
 const DetectionTable::Truth* DetectionTable::truth_for(const std::string& file,
                                                        const std::string& kernel) const {
-  for (const auto& key : {std::make_pair(file, kernel), std::make_pair(file, std::string("*"))})
-    if (auto it = truth_.find(key); it != truth_.end()) return &it->second;
+  // A .cu input matches the entry of the PTX nvcc makes of it (and the other way round).
+  const std::string stem = fs::path(file).stem().string();
+  for (const std::string& f : {file, stem + ".ptx", stem + ".cu"})
+    for (const std::string& k : {kernel, std::string("*")})
+      if (auto it = truth_.find({f, k}); it != truth_.end()) return &it->second;
   return nullptr;
 }
 

@@ -1,16 +1,18 @@
 // The detection-rate table of `simtsync analyze --table` (seed 003 Table IV): kernels, divergent
 // branches, loops, SIMT-deadlock detections, warp-uniform busy-waits, true and false detections,
-// false-detection rate (false / loops) and misses.
+// false-detection rate (false / loops) and misses. Loops are counted per header (the seed's
+// LSet): the loops split from one header (loops.h) count once.
 //
 // Ground truth comes from a sidecar file, never from names: `--truth FILE`, else `STEM.truth`
 // beside each input file. Each line (`#` starts a comment) is
 //     FILE KERNEL [spin | LINE...]
-// FILE: the input's file name (no directory), KERNEL: the PTX function name or `*`. The kernel
-// SIMT-deadlocks under an IPDOM stack; `spin` (the default) means its loops marked with
-// `pmevent 7` (SIMTSYNC_SPIN_LOOP) are the deadlocking ones (every loop when it marks none),
-// LINE... the source lines of the deadlocking loops' headers (innermost .loc, as reported).
-// A detection is true when it names such a loop, false otherwise ("SIMT deadlock claimed where
-// none can occur"); such a loop left unflagged is missed. Kernels not listed are SIMT-safe.
+// FILE: the input's file name (no directory; NAME.ptx also matches NAME.cu), KERNEL: the PTX
+// function name or `*`. The kernel SIMT-deadlocks under an IPDOM stack; `spin` (the default)
+// means its loops marked with `pmevent 7` (SIMTSYNC_SPIN_LOOP) are the deadlocking ones (every
+// loop when it marks none), LINE... the source lines of the deadlocking loops' headers
+// (innermost .loc, as reported). A detection is true when it names such a loop, false
+// otherwise ("SIMT deadlock claimed where none can occur"); such a loop left unflagged, or a
+// named line no flagged loop carries, is missed. Kernels not listed are SIMT-safe.
 #pragma once
 
 #include <map>

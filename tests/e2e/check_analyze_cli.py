@@ -68,6 +68,12 @@ def main():
     loops = [len(f["loops"]) for f in j]
     check(loops == [1, 0], f"same-named files get their own answers ({loops})")
     check(os.listdir(tmp) == [], "temporary files removed after two files")
+    # -D/--nvcc-flag take one value each: the files after them stay files.
+    r = run([exe, "analyze", "--json", "-D", "SPIN_LOCK", "--nvcc-flag", "-O3",
+             os.path.join(work, "a", "same.cu"), os.path.join(work, "b", "same.cu")], tmp)
+    j = json.loads(r.stdout)
+    loops = [len(f["loops"]) for f in j]
+    check(loops == [1, 1], f"-D applies to every file, files are not nvcc flags ({loops})")
 
     # 3. transform x.cu: PTX alone on stdout.
     r = run([exe, "transform", case, "-D", "SPIN_LOCK"], tmp)
