@@ -111,12 +111,14 @@ StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
   if (w.state == WarpState::kFinished) return StepResult::kFinished;
   if (w.state == WarpState::kAtBarrier) return StepResult::kBarrierWait;
   ++shared_->steps;
+  // The running threads' own call frame (the innermost one under a stack: a no-op scan).
+  if (!w.calls.empty() && !(w.calls.back().mask & w.simt->active())) w.select_frame(w.simt->active());
   const DecodedFunction& fn = prog_.functions()[static_cast<size_t>(w.function)];
   const Pc pc = w.simt->pc();
   const std::uint64_t idx = (pc - fn.base_pc) / kInstSize;
   if (pc < fn.base_pc || idx >= fn.code.size()) {
     // Fell off the end of the function: an implicit return.
-    if (w.calls.empty()) {
+    if (!w.frame_of(w.simt->active())) {
       finish_lanes(w, w.simt->active());
     } else {
       exec_ret(w, w.simt->active());
@@ -210,7 +212,7 @@ StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
       exec_call(w, in, m);
       return StepResult::kExecuted;
     case Opcode::kRet:
-      if (w.calls.empty()) {
+      if (!w.frame_of(active)) {
         finish_lanes(w, m);
         if (!w.simt->finished() && m != active) w.simt->advance(next);
       } else if (m == active) {
@@ -244,6 +246,7 @@ void Executor::exec_call(Warp& w, const ExecInst& in, LaneMask m) {
   cf.mask = m;
   cf.rets = in.call_rets;
   cf.caller_frame = caller.frame_size;
+  cf.base = w.frame_base + caller.frame_size;
   // Save the callee's registers of the calling threads: with recursion the callee may already
   // be live further down this thread's call chain.
   cf.saved.reserve(std::size_t{callee.nregs} * static_cast<unsigned>(popcount(m)));
@@ -270,9 +273,11 @@ void Executor::exec_call(Warp& w, const ExecInst& in, LaneMask m) {
 }
 
 void Executor::exec_ret(Warp& w, LaneMask m) {
+  const LaneMask returning = w.simt->active();
   if (!w.simt->ret()) return;  // other threads of the call are still inside the function
   const auto& fns = prog_.functions();
-  CallFrame& cf = w.calls.back();
+  CallFrame* frame = w.frame_of(returning);
+  CallFrame& cf = *frame;
   const DecodedFunction& callee = fns[static_cast<size_t>(cf.callee)];
   const std::uint64_t caller_base = w.frame_base - cf.caller_frame;
   // Copy return values to the caller's retval variables, then restore the callee's registers.
@@ -292,7 +297,7 @@ void Executor::exec_ret(Warp& w, LaneMask m) {
   }
   w.frame_base = caller_base;
   w.function = cf.caller;
-  w.calls.pop_back();
+  w.calls.erase(w.calls.begin() + (frame - w.calls.data()));
   (void)m;
 }
 

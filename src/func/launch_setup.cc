@@ -76,6 +76,7 @@ void setup_cta(const Program& prog, const LaunchInfo& li, Cta& cta, std::vector<
     Warp& w = warps[static_cast<size_t>(wid)];
     if (!w.has_registers()) w.allocate(prog.total_regs());
     w.function = kernel_index;
+    w.kernel_function = kernel_index;
     w.threads = 0;
     const unsigned wi = static_cast<unsigned>(w.warp_in_cta);
     for (unsigned l = 0; l < ws; ++l) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <set>
 
+#include "analysis/deadlock_analysis.h"
 #include "analysis/reconvergence.h"
 #include "common/error.h"
 #include "func/global_memory.h"
@@ -461,6 +462,30 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
   }
   (void)shared_used;
   (void)mem;
+  fill_safe_reconvergence(df);
+}
+
+void Program::fill_safe_reconvergence(DecodedFunction& df) const {
+  // Seed 003 Algorithm 2 on the function as decoded (no inlining: instruction indices match):
+  // the exit branches of each loop that can SIMT-deadlock get the loop's safe post-dominator as
+  // their alternative reconvergence point; a unit with delayed reconvergence may use it.
+  const ptx::Function& f = *df.ir;
+  bool has_loop_branch = false;
+  for (const auto& in : f.insts) has_loop_branch |= in.opcode == ptx::Opcode::kBra;
+  if (!has_loop_branch) return;
+  analysis::AnalysisOptions o;
+  o.inline_calls = false;
+  const analysis::FunctionAnalysis fa(module_, f, o);
+  const auto& verdicts = fa.deadlock().verdicts();
+  for (size_t l = 0; l < verdicts.size(); ++l) {
+    if (!verdicts[l].flagged) continue;
+    const auto& point = fa.safe().safe(static_cast<int>(l));
+    if (!point) continue;
+    const Pc safe = point->inst < 0 ? kExitPc : f.insts[static_cast<size_t>(point->inst)].pc;
+    for (int br : verdicts[l].exit_branches)
+      if (br >= 0 && static_cast<size_t>(br) < df.code.size())
+        df.code[static_cast<size_t>(br)].safe_reconv_pc = safe;
+  }
 }
 
 }  // namespace simtsync::func

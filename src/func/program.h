@@ -110,6 +110,8 @@ class Program {
 
  private:
   void layout_shared();
+  // Alternative reconvergence points from the SIMT-deadlock analysis (ExecInst::safe_reconv_pc).
+  void fill_safe_reconvergence(DecodedFunction& df) const;
   void decode_function(DecodedFunction& df, GlobalMemory& mem);
 
   const ptx::Module& module_;

@@ -13,10 +13,15 @@
 
 namespace simtsync::func {
 
+// One call in progress for the threads in `mask`. Frames are kept per set of threads, not per
+// warp: the frame of the threads running now is the innermost one holding them (frame_of), so
+// a unit that runs threads at different call depths (independent thread scheduling) finds each
+// split's own frame. Under a stack the innermost frame always holds the active threads.
 struct CallFrame {
   int callee = -1;                   // index in Program::functions()
   int caller = -1;
   LaneMask mask = 0;                 // threads that entered the call
+  std::uint64_t base = 0;            // the callee's frame in local memory
   std::vector<std::uint64_t> saved;  // callee registers of those threads before the call
   std::vector<std::uint64_t> rets;   // caller frame offsets to copy return values to
   std::uint64_t caller_frame = 0;    // caller's frame size (the callee frame starts after it)
@@ -69,6 +74,19 @@ class Warp {
 
   std::unique_ptr<simt::IReconvergence> simt;
   std::vector<CallFrame> calls;
+  int kernel_function = 0;  // the function the warp started in
+  // The innermost call frame holding any of `active` (nullptr: they run at kernel level).
+  CallFrame* frame_of(LaneMask active) {
+    for (auto it = calls.rbegin(); it != calls.rend(); ++it)
+      if (it->mask & active) return &*it;
+    return nullptr;
+  }
+  // Points function and frame_base at the frame of `active` (see CallFrame).
+  void select_frame(LaneMask active) {
+    const CallFrame* f = frame_of(active);
+    function = f ? f->callee : kernel_function;
+    frame_base = f ? f->base : 0;
+  }
   std::uint64_t frame_base = 0;  // start of the current function's frame in local memory
   int function = 0;              // index of the function executing now
   WarpState state = WarpState::kRunning;

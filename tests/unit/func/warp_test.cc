@@ -174,3 +174,35 @@ TEST(Warp, BarRedAcrossWarps) {
 
 }  // namespace
 }  // namespace simtsync::func::testing
+
+namespace simtsync::func {
+namespace {
+
+// Call frames belong to the threads that entered the call: threads at different call depths
+// (as independent thread scheduling runs them) each find their own frame.
+TEST(CallFrames, EachSplitFindsItsOwnFrame) {
+  Warp w(32, 0);
+  w.kernel_function = 0;
+  CallFrame outer;
+  outer.callee = 1;
+  outer.mask = 0xffff;  // lanes 0-15 called f
+  outer.base = 64;
+  CallFrame inner;
+  inner.callee = 2;
+  inner.mask = 0x00ff;  // lanes 0-7 then called g from f
+  inner.base = 128;
+  w.calls = {outer, inner};
+  w.select_frame(0x0f);  // lanes 0-3: in g
+  EXPECT_EQ(w.function, 2);
+  EXPECT_EQ(w.frame_base, 128u);
+  w.select_frame(0xf00);  // lanes 8-11: in f
+  EXPECT_EQ(w.function, 1);
+  EXPECT_EQ(w.frame_base, 64u);
+  w.select_frame(0xf0000);  // lanes 16-19: at kernel level
+  EXPECT_EQ(w.function, 0);
+  EXPECT_EQ(w.frame_base, 0u);
+  EXPECT_EQ(w.frame_of(0xf0000), nullptr);
+}
+
+}  // namespace
+}  // namespace simtsync::func
