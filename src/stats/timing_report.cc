@@ -112,27 +112,19 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
 }
 
 nlohmann::json hierarchy_json(const mem::HierarchyStats& h) {
+  // Raw counters from each component's declared table, plus the derived ratios.
   auto ratio = [](std::uint64_t a, std::uint64_t b) {
     return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
   };
   auto cache = [&](const mem::CacheStats& c) {
-    return nlohmann::json{{"accesses", c.accesses},
-                          {"hits", c.hits},
-                          {"misses", c.misses},
-                          {"hit_rate", ratio(c.hits, c.hits + c.misses)},
-                          {"mshr_merges", c.mshr_merges},
-                          {"reservation_failures", c.reservation_failures},
-                          {"loads", c.loads},
-                          {"stores", c.stores},
-                          {"atomics", c.atomics},
-                          {"writebacks", c.writebacks}};
+    nlohmann::json j = to_json<mem::CacheStats>(c, mem::kCacheStatFields);
+    j["hit_rate"] = ratio(c.hits, c.hits + c.misses);
+    return j;
   };
   auto icnt = [&](const mem::IcntStats& n) {
-    return nlohmann::json{{"packets", n.packets},
-                          {"flits", n.flits},
-                          {"inject_refusals", n.inject_refusals},
-                          {"output_stalls", n.output_stalls},
-                          {"avg_latency", ratio(n.latency_sum, n.packets)}};
+    nlohmann::json j = to_json<mem::IcntStats>(n, mem::kIcntStatFields);
+    j["avg_latency"] = ratio(n.latency_sum, n.packets);
+    return j;
   };
   nlohmann::json j;
   j["requests"] = {{"loads", h.requests[0]}, {"stores", h.requests[1]}, {"atomics", h.requests[2]}};
@@ -142,21 +134,12 @@ nlohmann::json hierarchy_json(const mem::HierarchyStats& h) {
   j["l1"] = cache(h.l1);
   j["const_cache"] = cache(h.const_cache);
   j["l2"] = cache(h.l2);
-  j["atomic_unit"] = {{"packets", h.atomic.packets},
-                      {"ops", h.atomic.ops},
-                      {"queue_wait_cycles", h.atomic.queue_wait_cycles},
-                      {"avg_queue_wait", ratio(h.atomic.queue_wait_cycles, h.atomic.packets)},
-                      {"address_stall_cycles", h.atomic.address_stall_cycles},
-                      {"queue_refusals", h.atomic.queue_refusals},
-                      {"max_queue", h.atomic.max_queue}};
-  j["dram"] = {{"reads", h.dram.reads},
-               {"writes", h.dram.writes},
-               {"row_hits", h.dram.row_hits},
-               {"row_misses", h.dram.row_misses},
-               {"row_hit_rate", ratio(h.dram.row_hits, h.dram.row_hits + h.dram.row_misses)},
-               {"bandwidth_utilization", ratio(h.dram.bus_busy_cycles, h.dram.cycles)},
-               {"avg_read_latency", ratio(h.dram.latency_sum, h.dram.reads)},
-               {"queue_refusals", h.dram.queue_refusals}};
+  j["atomic_unit"] = to_json<mem::AtomicStats>(h.atomic, mem::kAtomicStatFields);
+  j["atomic_unit"]["avg_queue_wait"] = ratio(h.atomic.queue_wait_cycles, h.atomic.packets);
+  j["dram"] = to_json<mem::DramStats>(h.dram, mem::kDramStatFields);
+  j["dram"]["row_hit_rate"] = ratio(h.dram.row_hits, h.dram.row_hits + h.dram.row_misses);
+  j["dram"]["bandwidth_utilization"] = ratio(h.dram.bus_busy_cycles, h.dram.cycles);
+  j["dram"]["avg_read_latency"] = ratio(h.dram.latency_sum, h.dram.reads);
   j["icnt_request"] = icnt(h.icnt_request);
   j["icnt_reply"] = icnt(h.icnt_reply);
   j["avg_latency"] = {{"l1_hit", ratio(h.latency_sum[0], h.latency_count[0])},

@@ -7,8 +7,10 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <unordered_map>
 
+#include "common/stat_table.h"
 #include "timing/mem/mem_params.h"
 #include "timing/mem/packet.h"
 
@@ -30,6 +32,15 @@ struct AtomicStats {
   std::uint64_t address_stall_cycles = 0;  // cycles the head waited for its address
   std::uint64_t queue_refusals = 0;        // the queue was full
   std::uint64_t max_queue = 0;
+};
+
+inline constexpr StatField<AtomicStats> kAtomicStatFields[] = {
+    SIMTSYNC_STAT(AtomicStats, packets, "atomic packets executed"),
+    SIMTSYNC_STAT(AtomicStats, ops, "lane operations executed"),
+    SIMTSYNC_STAT(AtomicStats, queue_wait_cycles, "L2 cycles packets waited in the unit's queue"),
+    SIMTSYNC_STAT(AtomicStats, address_stall_cycles, "cycles the head waited for its address"),
+    SIMTSYNC_STAT(AtomicStats, queue_refusals, "packets refused: the queue was full"),
+    SIMTSYNC_STAT_MAX(AtomicStats, max_queue, "longest queue seen"),
 };
 
 class AtomicUnit {

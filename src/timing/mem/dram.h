@@ -8,9 +8,11 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <deque>
 #include <vector>
 
+#include "common/stat_table.h"
 #include "timing/mem/mem_params.h"
 #include "timing/mem/packet.h"
 
@@ -23,6 +25,17 @@ struct DramStats {
   std::uint64_t cycles = 0;                    // DRAM cycles this channel existed for
   std::uint64_t queue_refusals = 0;
   std::uint64_t latency_sum = 0;  // DRAM cycles from arrival to last beat (reads)
+};
+
+inline constexpr StatField<DramStats> kDramStatFields[] = {
+    SIMTSYNC_STAT(DramStats, reads, "read bursts"),
+    SIMTSYNC_STAT(DramStats, writes, "write bursts"),
+    SIMTSYNC_STAT(DramStats, row_hits, "column accesses to an open row"),
+    SIMTSYNC_STAT(DramStats, row_misses, "row activations"),
+    SIMTSYNC_STAT(DramStats, bus_busy_cycles, "DRAM cycles the data bus moved data"),
+    SIMTSYNC_STAT(DramStats, cycles, "DRAM cycles of all channels"),
+    SIMTSYNC_STAT(DramStats, queue_refusals, "requests refused: the scheduler queue was full"),
+    SIMTSYNC_STAT(DramStats, latency_sum, "DRAM cycles from arrival to last beat, reads summed"),
 };
 
 class DramChannel {

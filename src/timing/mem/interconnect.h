@@ -7,8 +7,10 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
+#include "common/stat_table.h"
 #include "timing/mem/mem_params.h"
 #include "timing/mem/packet.h"
 
@@ -20,6 +22,15 @@ struct IcntStats {
   std::uint64_t output_stalls = 0;       // a head packet waited for a busy or full output
   std::uint64_t busy_output_cycles = 0;  // output-port cycles spent moving flits
   std::uint64_t latency_sum = 0;         // cycles from injection to ejection, summed
+};
+
+inline constexpr StatField<IcntStats> kIcntStatFields[] = {
+    SIMTSYNC_STAT(IcntStats, packets, "packets moved"),
+    SIMTSYNC_STAT(IcntStats, flits, "flits moved"),
+    SIMTSYNC_STAT(IcntStats, inject_refusals, "packets refused: an input buffer was full"),
+    SIMTSYNC_STAT(IcntStats, output_stalls, "head-packet cycles waiting for a busy or full output"),
+    SIMTSYNC_STAT(IcntStats, busy_output_cycles, "output-port cycles spent moving flits"),
+    SIMTSYNC_STAT(IcntStats, latency_sum, "cycles from injection to ejection, summed"),
 };
 
 class Crossbar {

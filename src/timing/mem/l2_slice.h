@@ -11,8 +11,10 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <deque>
 
+#include "common/stat_table.h"
 #include "timing/mem/address_map.h"
 #include "timing/mem/atomic_unit.h"
 #include "timing/mem/dram.h"
@@ -39,6 +41,19 @@ struct CacheStats {
     ++accesses;
     ++(k == PacketKind::kLoad ? loads : k == PacketKind::kStore ? stores : atomics);
   }
+};
+
+inline constexpr StatField<CacheStats> kCacheStatFields[] = {
+    SIMTSYNC_STAT(CacheStats, accesses, "transactions that looked up the cache"),
+    SIMTSYNC_STAT(CacheStats, hits, "lookups that hit"),
+    SIMTSYNC_STAT(CacheStats, misses, "lookups that missed"),
+    SIMTSYNC_STAT(CacheStats, mshr_merges, "misses merged into an outstanding MSHR entry"),
+    SIMTSYNC_STAT(CacheStats, reservation_failures,
+                  "MSHR or downstream queue full: the transaction was retried"),
+    SIMTSYNC_STAT(CacheStats, loads, "load transactions"),
+    SIMTSYNC_STAT(CacheStats, stores, "store transactions"),
+    SIMTSYNC_STAT(CacheStats, atomics, "atomic transactions"),
+    SIMTSYNC_STAT(CacheStats, writebacks, "dirty lines written back"),
 };
 
 class L2Slice {

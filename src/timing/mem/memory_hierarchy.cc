@@ -259,35 +259,13 @@ Cycle MemoryHierarchy::next_event() const {
 
 namespace {
 
-void add_cache(CacheStats& a, const CacheStats& b) {
-  a.accesses += b.accesses, a.hits += b.hits, a.misses += b.misses;
-  a.mshr_merges += b.mshr_merges, a.reservation_failures += b.reservation_failures;
-  a.loads += b.loads, a.stores += b.stores, a.atomics += b.atomics;
-  a.writebacks += b.writebacks;
+// Every sum below follows the components' declared tables.
+void add_cache(CacheStats& a, const CacheStats& b) { simtsync::accumulate<CacheStats>(a, b, kCacheStatFields); }
+void add_atomic(AtomicStats& a, const AtomicStats& b) {
+  simtsync::accumulate<AtomicStats>(a, b, kAtomicStatFields);
 }
-
-void add_atomic(AtomicStats& h, const AtomicStats& a) {
-  h.packets += a.packets, h.ops += a.ops;
-  h.queue_wait_cycles += a.queue_wait_cycles;
-  h.address_stall_cycles += a.address_stall_cycles;
-  h.queue_refusals += a.queue_refusals;
-  h.max_queue = std::max(h.max_queue, a.max_queue);
-}
-
-void add_dram(DramStats& h, const DramStats& d) {
-  h.reads += d.reads, h.writes += d.writes;
-  h.row_hits += d.row_hits, h.row_misses += d.row_misses;
-  h.bus_busy_cycles += d.bus_busy_cycles;
-  h.queue_refusals += d.queue_refusals;
-  h.latency_sum += d.latency_sum;
-  h.cycles += d.cycles;
-}
-
-void add_icnt(IcntStats& a, const IcntStats& b) {
-  a.packets += b.packets, a.flits += b.flits, a.inject_refusals += b.inject_refusals;
-  a.output_stalls += b.output_stalls, a.busy_output_cycles += b.busy_output_cycles;
-  a.latency_sum += b.latency_sum;
-}
+void add_dram(DramStats& a, const DramStats& b) { simtsync::accumulate<DramStats>(a, b, kDramStatFields); }
+void add_icnt(IcntStats& a, const IcntStats& b) { simtsync::accumulate<IcntStats>(a, b, kIcntStatFields); }
 
 }  // namespace
 
@@ -299,16 +277,7 @@ void accumulate(HierarchyStats& a, const HierarchyStats& b) {
   add_dram(a.dram, b.dram);
   add_icnt(a.icnt_request, b.icnt_request);
   add_icnt(a.icnt_reply, b.icnt_reply);
-  for (int k = 0; k < 3; ++k) {
-    a.requests[k] += b.requests[k];
-    a.latency_sum[k] += b.latency_sum[k];
-    a.latency_count[k] += b.latency_count[k];
-  }
-  a.packets += b.packets, a.atomic_lane_ops += b.atomic_lane_ops, a.refused += b.refused;
-  a.coalescer_busy_cycles += b.coalescer_busy_cycles;
-  a.core_cycles += b.core_cycles, a.icnt_cycles += b.icnt_cycles;
-  a.l2_cycles += b.l2_cycles, a.dram_cycles += b.dram_cycles;
-  a.partitions = b.partitions;
+  simtsync::accumulate<HierarchyStats>(a, b, kHierarchyStatFields);
 }
 
 HierarchyStats MemoryHierarchy::stats() const {
@@ -331,7 +300,7 @@ HierarchyStats MemoryHierarchy::stats() const {
   h.l2_cycles = l2_clk_.cycle();
   h.dram_cycles = dram_clk_.cycle();
   h.dram.cycles = h.dram_cycles * parts_.size();
-  h.partitions = static_cast<unsigned>(parts_.size());
+  h.partitions = parts_.size();
   return h;
 }
 

@@ -35,7 +35,28 @@ struct HierarchyStats {
   // Packet round trip (core cycles, coalescer to completion) by where it was served.
   std::uint64_t latency_sum[3] = {}, latency_count[3] = {};  // L1, L2, DRAM
   std::uint64_t core_cycles = 0, icnt_cycles = 0, l2_cycles = 0, dram_cycles = 0;
-  unsigned partitions = 0;
+  std::uint64_t partitions = 0;
+};
+
+inline constexpr const char* kReqKindNames[] = {"loads", "stores", "atomics"};
+inline constexpr const char* kLevelNames[] = {"l1", "l2", "dram"};
+// The hierarchy's own counters; the per-component structs above have their own tables.
+inline constexpr StatField<HierarchyStats> kHierarchyStatFields[] = {
+    SIMTSYNC_STAT_ARRAY(HierarchyStats, requests, kReqKindNames, "warp requests by kind"),
+    SIMTSYNC_STAT(HierarchyStats, packets, "coalesced transactions"),
+    SIMTSYNC_STAT(HierarchyStats, atomic_lane_ops, "lane operations of atomics"),
+    SIMTSYNC_STAT(HierarchyStats, refused, "try_send refusals (the SM's port was busy)"),
+    SIMTSYNC_STAT(HierarchyStats, coalescer_busy_cycles,
+                  "a request waited to enter L1 behind another"),
+    SIMTSYNC_STAT_ARRAY(HierarchyStats, latency_sum, kLevelNames,
+                        "transaction round trips by serving level, core cycles summed"),
+    SIMTSYNC_STAT_ARRAY(HierarchyStats, latency_count, kLevelNames,
+                        "transactions by serving level"),
+    SIMTSYNC_STAT(HierarchyStats, core_cycles, "core cycles"),
+    SIMTSYNC_STAT(HierarchyStats, icnt_cycles, "interconnect cycles"),
+    SIMTSYNC_STAT(HierarchyStats, l2_cycles, "L2 cycles"),
+    SIMTSYNC_STAT(HierarchyStats, dram_cycles, "DRAM cycles"),
+    SIMTSYNC_STAT_MAX(HierarchyStats, partitions, "memory partitions"),
 };
 
 // Adds the counters of `b` to `a` (statistics over several launches).
