@@ -276,5 +276,65 @@ TEST(Issue13, OldSsdeOutputReflaggedNowClean) {
   EXPECT_TRUE(again.unfixed.empty());
 }
 
+TEST(Issue13, OnlyNestedBodiesOfASharedHeaderAreSplit) {
+  // Two latches whose bodies share only the header (a `continue` in each arm): one loop.
+  const char* arms = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k()
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<2>;
+  mov.u32 %r1, 0;
+H:
+  add.s32 %r1, %r1, 1;
+  setp.lt.s32 %p1, %r1, 10;
+  @%p1 bra A;
+  setp.lt.s32 %p2, %r1, 20;
+  @%p2 bra H;
+  bra X;
+A:
+  bra H;
+X:
+  ret;
+}
+)";
+  // A self-loop on the header of an enclosing loop: two loops, the self-loop inside.
+  const char* nested = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k()
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<3>;
+  mov.u32 %r1, 0;
+  mov.u32 %r2, 0;
+H:
+  add.s32 %r1, %r1, 1;
+  setp.lt.s32 %p1, %r1, 10;
+  @%p1 bra H;
+  add.s32 %r2, %r2, 1;
+  setp.lt.s32 %p2, %r2, 5;
+  @%p2 bra H;
+  ret;
+}
+)";
+  auto loops_of = [](const char* text, bool split) {
+    const auto m = ptx::parse_module(text, "inline.ptx");
+    const Cfg cfg(m.functions.front());
+    const DomTree dom = DomTree::dominators(cfg);
+    return LoopInfo::compute(cfg, dom, LoopOptions{split});
+  };
+  EXPECT_EQ(loops_of(arms, true).loops().size(), 1u);
+  const LoopInfo n = loops_of(nested, true);
+  ASSERT_EQ(n.loops().size(), 2u);
+  EXPECT_EQ(n.loop(1).parent, 0);
+  EXPECT_EQ(n.loop(1).blocks.size(), 1u);
+  EXPECT_EQ(n.loop(1).exiting_branches.size(), 1u);
+  EXPECT_EQ(loops_of(nested, false).loops().size(), 1u);  // the published LSet
+}
+
 }  // namespace
 }  // namespace simtsync::analysis
