@@ -83,7 +83,21 @@ def main():
     check("warning" not in r.stdout, "no nvcc warning in the PTX")
     check(".version" in r.stdout and "%ssde_c0" in r.stdout, "transformed PTX on stdout")
 
-    # 4. Bad input: clear message, documented exit code.
+    # 4. --table ground truth from a sidecar NAME.truth beside the input, not from names.
+    for name, truth in (("plain", "plain.ptx * spin\n"), ("mimd_named", "")):
+        shutil.copy(os.path.join(src, "tests", "golden", "seed003_fig1_spinlock.ptx"),
+                    os.path.join(work, name + ".ptx"))
+        if truth:
+            with open(os.path.join(work, name + ".truth"), "w") as f:
+                f.write(truth)
+    r = run([exe, "analyze", "--table", "--json", os.path.join(work, "plain.ptx"),
+             os.path.join(work, "mimd_named.ptx")], tmp)
+    rows = {row["file"]: row for row in json.loads(r.stdout)}
+    check(rows["plain.ptx"]["true"] == 1, "sidecar truth: the listed kernel's detection is true")
+    check(rows["mimd_named.ptx"]["false"] == 1,
+          "no sidecar: a detection is false whatever the file is called")
+
+    # 5. Bad input: clear message, documented exit code.
     r = run([exe, "analyze", os.path.join(work, "missing.cu")], tmp)
     check(r.returncode == 2, f"missing .cu file: exit 2 (got {r.returncode})")
     with open(os.path.join(work, "broken.cu"), "w") as f:
