@@ -91,8 +91,13 @@ std::string source_line(const ptx::Module* m, const ptx::Instruction& in) {
 
 std::string source_line(const ptx::Module* m, const ptx::Function& f, int inst) {
   const ptx::Instruction& in = f.insts[static_cast<size_t>(inst)];
-  if (in.loc.line <= 0 || m == nullptr || m->find_file(in.loc.file) == nullptr)
-    return fmt::format("{}:{}", m ? m->path : std::string("<ptx>"), in.ptx_line);
+  if (in.loc.line <= 0 || m == nullptr || m->find_file(in.loc.file) == nullptr) {
+    // No .loc: the PTX file's name (not its directory, so reports do not depend on the
+    // checkout) and line.
+    std::string p = m ? m->path : std::string("<ptx>");
+    if (auto slash = p.find_last_of('/'); slash != std::string::npos) p = p.substr(slash + 1);
+    return fmt::format("{}:{}", p, in.ptx_line);
+  }
   struct Pos {
     int file, line, col;
     bool operator==(const Pos&) const = default;

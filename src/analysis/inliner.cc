@@ -301,7 +301,12 @@ class Inliner {
       push(std::move(b));
       return;
     }
-    if (in.opcode == Opcode::kCall && emit_call(fr, in)) return;
+    if (in.opcode == Opcode::kCall) {
+      // Each call sequence declares its own parameters (nvcc reuses the names param0...).
+      if (!emit_call(fr, in)) push(mapped(fr, in));
+      fr.pending.clear();
+      return;
+    }
     push(mapped(fr, in));
   }
 

@@ -24,10 +24,11 @@
 //  - Fixed point (issue 13): only loops that can SIMT-deadlock are transformed (warp-uniform
 //    busy-waits are left alone), one per header (the outermost flagged loop of a split header;
 //    its back edges include the inner loop's). Input that is itself SSDE output keeps its
-//    switch registers; new ones are numbered after them. The output is re-analysed with the full analysis (calls
-//    inlined); while some loop is still flagged the transform is applied again to the output,
-//    at most kMaxRounds times. Every loop still flagged after that is listed in `unfixed` with
-//    the reason, so the result is either clean under re-analysis or says exactly what is not.
+//    switch registers; new ones are numbered after them. The output is re-analysed with the
+//    full analysis (calls inlined); while some loop is still flagged the transform is applied
+//    again to the output, at most kMaxRounds times. Every loop still flagged after that is
+//    listed in `unfixed` with the reason, so the result is either clean under re-analysis or
+//    says exactly what is not.
 #pragma once
 
 #include <string>
