@@ -1,7 +1,7 @@
 // The simtsync command: list, run, bench, analyze, transform, sweep, report.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -12,11 +12,11 @@
 #include "cmd_transform.h"
 #include "run_workload.h"
 #include "simt/registry.h"
+#include "stats/exec_report.h"
+#include "stats/timing_report.h"
 #include "timing/gpu/cta_dispatcher.h"
 #include "timing/sched/i_fetch_policy.h"
 #include "timing/sched/i_warp_scheduler.h"
-#include "stats/exec_report.h"
-#include "stats/timing_report.h"
 
 namespace simtsync::tools {
 namespace {

@@ -44,11 +44,12 @@ std::string resolved_inputs_yaml(const RunOptions& o) {
   const SplitSets s = split_sets(o);
   const sim::Simulator simulator(s.sim);
   std::string out = simulator.resolved_yaml();
-  out += fmt::format("\n# The run: workload, size, mode and the keys outside the GPU config.\n"
-                     "run:\n  workload: {}\n  size: {}\n  mode: {}\n  ssde: {}\n"
-                     "  warp_size: {}\n  trace: {}\n  params:\n",
-                     o.workload, workloads::size_name(o.size), o.mode, simulator.ssde(),
-                     simulator.warp_size(), simulator.device_options().trace);
+  out += fmt::format(
+      "\n# The run: workload, size, mode and the keys outside the GPU config.\n"
+      "run:\n  workload: {}\n  size: {}\n  mode: {}\n  ssde: {}\n"
+      "  warp_size: {}\n  trace: {}\n  params:\n",
+      o.workload, workloads::size_name(o.size), o.mode, simulator.ssde(), simulator.warp_size(),
+      simulator.device_options().trace);
   for (const auto& [k, v] : workloads::resolve_params(w, o.size, s.workload))
     out += fmt::format("    {}: {}\n", k, v);
   return out;

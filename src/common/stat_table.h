@@ -18,9 +18,9 @@ struct StatField {
   const char* name;
   const char* description;
   StatSum sum;
-  unsigned count;              // 1: a scalar; otherwise an array with `labels`
-  const char* const* labels;   // count names (arrays only)
-  std::uint64_t* (*at)(T&);    // the first counter
+  unsigned count;             // 1: a scalar; otherwise an array with `labels`
+  const char* const* labels;  // count names (arrays only)
+  std::uint64_t* (*at)(T&);   // the first counter
 };
 
 // Adds (or maxes) every declared counter of `from` into `into`.
@@ -38,12 +38,16 @@ void accumulate(T& into, const T& from, std::span<const StatField<T>> decl) {
 
 // Table rows: STAT(Struct, field, description) for a scalar counter, STAT_MAX for one that
 // keeps the maximum, STAT_ARRAY(Struct, field, labels, description) for an array.
-#define SIMTSYNC_STAT(T, f, desc) \
-  ::simtsync::StatField<T> { #f, desc, ::simtsync::StatSum::kAdd, 1, nullptr, [](T& s) { return &s.f; } }
-#define SIMTSYNC_STAT_MAX(T, f, desc) \
-  ::simtsync::StatField<T> { #f, desc, ::simtsync::StatSum::kMax, 1, nullptr, [](T& s) { return &s.f; } }
+// clang-format off
+#define SIMTSYNC_STAT(T, f, desc)                                      \
+  ::simtsync::StatField<T> { #f, desc, ::simtsync::StatSum::kAdd, 1, nullptr, \
+                             [](T& s) { return &s.f; } }
+#define SIMTSYNC_STAT_MAX(T, f, desc)                                  \
+  ::simtsync::StatField<T> { #f, desc, ::simtsync::StatSum::kMax, 1, nullptr, \
+                             [](T& s) { return &s.f; } }
 #define SIMTSYNC_STAT_ARRAY(T, f, labels, desc)                                                 \
   ::simtsync::StatField<T> {                                                                    \
     #f, desc, ::simtsync::StatSum::kAdd, static_cast<unsigned>(std::size(labels)), labels,      \
         [](T& s) { return &s.f[0]; }                                                            \
   }
+// clang-format on

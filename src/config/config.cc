@@ -163,7 +163,9 @@ const Value& Config::at(const std::string& key, Type want) const {
   return values_[i];
 }
 
-void Config::forget_reads() const { read_.assign(values_.size(), 0); }
+void Config::forget_reads() const {
+  read_.assign(values_.size(), 0);
+}
 
 std::vector<std::string> Config::unread_keys() const {
   std::vector<std::string> out;

@@ -60,17 +60,20 @@ void add_icache(Schema& s) {
                "seed 002 Table 1")
       .add_int("sm.icache.hit_latency", 1, 0, 1000, "Cycles from fetch to I-buffer on a hit",
                "GPGPU-Sim 3.x (hit returns the next cycle)")
-      .add_int("sm.icache.miss_latency", 120, 0, 100000,
-               "Cycles to fill a missing line with mem.model: simple (the hierarchy fills it from L2)",
-               "estimate: GPGPU-Sim SM2_GTX480 -gpgpu_l2_rop_latency 120")
+      .add_int(
+          "sm.icache.miss_latency", 120, 0, 100000,
+          "Cycles to fill a missing line with mem.model: simple (the hierarchy fills it from L2)",
+          "estimate: GPGPU-Sim SM2_GTX480 -gpgpu_l2_rop_latency 120")
       .add_bool("sm.icache.perfect", false, "Every fetch hits (to isolate front-end effects)",
                 "experiment switch");
 }
 
 void add_units(Schema& s) {
   s.add_int("sm.units.sp", 2, 1, 64, "SP (ALU/FPU) pipelines per SM", "seed 002 Table 1")
-      .add_int("sm.units.sfu", 1, 1, 64, "SFU (transcendental) pipelines per SM", "seed 002 Table 1")
-      .add_int("sm.units.ldst", 1, 1, 64, "LD/ST units per SM", "GPGPU-Sim SM2_GTX480 pipeline widths")
+      .add_int("sm.units.sfu", 1, 1, 64, "SFU (transcendental) pipelines per SM",
+               "seed 002 Table 1")
+      .add_int("sm.units.ldst", 1, 1, 64, "LD/ST units per SM",
+               "GPGPU-Sim SM2_GTX480 pipeline widths")
       .add_int("sm.units.dp", 0, 0, 64,
                "Double-precision pipelines per SM (0: DP instructions run on the SFU pipelines)",
                "GPGPU-Sim SM2_GTX480 -gpgpu_num_dp_units 0");

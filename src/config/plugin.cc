@@ -1,6 +1,9 @@
 #include "config/plugin.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "common/error.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -42,22 +45,21 @@ PluginDecl& PluginDecl::add_float(const std::string& name, double def, double mi
   return *this;
 }
 
-PluginDecl& PluginDecl::add_bool(const std::string& name, bool def,
-                                 const std::string& description, const std::string& source) {
+PluginDecl& PluginDecl::add_bool(const std::string& name, bool def, const std::string& description,
+                                 const std::string& source) {
   if (fresh(name, Type::kBool)) schema_->add_bool(prefix_ + "." + name, def, description, source);
   return *this;
 }
 
 PluginDecl& PluginDecl::add_choice(const std::string& name, const std::string& def,
-                                   std::vector<std::string> choices,
-                                   const std::string& description, const std::string& source) {
+                                   std::vector<std::string> choices, const std::string& description,
+                                   const std::string& source) {
   if (fresh(name, Type::kString))
     schema_->add_choice(prefix_ + "." + name, def, std::move(choices), description, source);
   return *this;
 }
 
-PluginDecl& PluginDecl::stat(const std::string& name, const std::string& description,
-                             StatSum sum) {
+PluginDecl& PluginDecl::stat(const std::string& name, const std::string& description, StatSum sum) {
   for (const auto& s : stats_)
     if (s.name == name) plugin_bug(fmt::format("{} declares statistic '{}' twice", impl_, name));
   stats_.push_back({name, description, sum});
@@ -75,10 +77,18 @@ PluginParams PluginParams::from(const Config& c, const std::string& prefix, Decl
     const KeyInfo* k = s.find(key);
     if (!k) plugin_bug(fmt::format("'{}' of {} is not in the schema", key, impl));
     switch (k->type) {
-      case Type::kInt: p.set(name, c.get_int(key)); break;
-      case Type::kFloat: p.set(name, c.get_float(key)); break;
-      case Type::kBool: p.set(name, c.get_bool(key)); break;
-      case Type::kString: p.set(name, c.get_string(key)); break;
+      case Type::kInt:
+        p.set(name, c.get_int(key));
+        break;
+      case Type::kFloat:
+        p.set(name, c.get_float(key));
+        break;
+      case Type::kBool:
+        p.set(name, c.get_bool(key));
+        break;
+      case Type::kString:
+        p.set(name, c.get_string(key));
+        break;
     }
   }
   return p;
@@ -98,7 +108,8 @@ std::int64_t PluginParams::get_int(const std::string& name) const {
 
 double PluginParams::get_float(const std::string& name) const {
   const Value& v = at(name);
-  if (std::holds_alternative<std::int64_t>(v)) return static_cast<double>(std::get<std::int64_t>(v));
+  if (std::holds_alternative<std::int64_t>(v))
+    return static_cast<double>(std::get<std::int64_t>(v));
   if (!std::holds_alternative<double>(v)) plugin_bug(name + " is not a number");
   return std::get<double>(v);
 }
@@ -113,6 +124,22 @@ const std::string& PluginParams::get_string(const std::string& name) const {
   const Value& v = at(name);
   if (!std::holds_alternative<std::string>(v)) plugin_bug(name + " is not a string");
   return std::get<std::string>(v);
+}
+
+void unknown_plugin(const std::string& prefix, const std::string& what, const std::string& impl,
+                    const std::vector<PluginInfo>& rows) {
+  std::vector<std::string> names;
+  for (const auto& r : rows) names.push_back(r.name);
+  throw usage_error(fmt::format("key '{}.impl': unknown {} '{}' (known: {})", prefix, what, impl,
+                                fmt::join(names, ", ")));
+}
+
+PluginParams declared_defaults(const std::string& prefix, const std::string& impl,
+                               DeclareFn declare) {
+  Schema schema;
+  PluginDecl d(&schema, prefix, impl);
+  declare(d);
+  return PluginParams::from(Config::defaults(schema), prefix, declare, impl);
 }
 
 void declare_family(Schema& schema, const std::string& prefix, const std::string& def,

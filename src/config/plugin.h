@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/stat_table.h"
@@ -34,8 +36,8 @@ class PluginDecl {
   PluginDecl(Schema* schema, std::string prefix, std::string impl)
       : schema_(schema), prefix_(std::move(prefix)), impl_(std::move(impl)) {}
 
-  PluginDecl& add_int(const std::string& name, std::int64_t def, std::int64_t min,
-                      std::int64_t max, const std::string& description, const std::string& source);
+  PluginDecl& add_int(const std::string& name, std::int64_t def, std::int64_t min, std::int64_t max,
+                      const std::string& description, const std::string& source);
   PluginDecl& add_float(const std::string& name, double def, double min, double max,
                         const std::string& description, const std::string& source);
   PluginDecl& add_bool(const std::string& name, bool def, const std::string& description,
@@ -98,16 +100,87 @@ struct PluginInfo {
   DeclareFn declare = nullptr;
 };
 
-// Adds `prefix.impl` (choices: the rows, default `def`) and every row's keys to `schema`.
-void declare_family(Schema& schema, const std::string& prefix, const std::string& def,
-                    const std::string& description, const std::string& source,
-                    const std::vector<PluginInfo>& rows);
-
 // Sums (or maxes) a plug-in's counters as their declarations say.
 void accumulate(std::vector<std::uint64_t>& into, const std::vector<std::uint64_t>& from,
                 const std::vector<StatDecl>& decl);
 
 // The statistics a row declares (runs its declare function without a schema).
 std::vector<StatDecl> plugin_stats(const PluginInfo& row, const std::string& prefix);
+
+// A family's table: the rows of its .def, looked up by name. Factory is the family's factory
+// function type. Built once per family (a function-local static in its registry).
+template <class Factory>
+class PluginTable {
+ public:
+  struct Row {
+    const char* name;
+    Factory make;
+    DeclareFn declare;
+    const char* description;
+  };
+  // prefix: the family's config prefix ("sm.warp_scheduler"); what: its name in messages.
+  PluginTable(std::string prefix, std::string what, std::initializer_list<Row> rows);
+
+  // The row named `impl`; a usage error naming the key and the known names otherwise.
+  const Row& row(const std::string& impl) const;
+  // The selected implementation and its parameters read from a resolved config.
+  std::pair<std::string, PluginParams> selected(const Config& c) const;
+  // The declared defaults of `impl`'s keys.
+  PluginParams defaults(const std::string& impl) const;
+  const std::vector<PluginInfo>& infos() const { return infos_; }
+  const std::vector<StatDecl>& stats(const std::string& impl) const;
+  const std::string& prefix() const { return prefix_; }
+
+ private:
+  std::string prefix_, what_;
+  std::vector<Row> rows_;
+  std::vector<PluginInfo> infos_;
+  std::vector<std::vector<StatDecl>> stats_;
+};
+
+// Helpers of PluginTable (non-template parts).
+[[noreturn]] void unknown_plugin(const std::string& prefix, const std::string& what,
+                                 const std::string& impl, const std::vector<PluginInfo>& rows);
+PluginParams declared_defaults(const std::string& prefix, const std::string& impl,
+                               DeclareFn declare);
+
+template <class Factory>
+PluginTable<Factory>::PluginTable(std::string prefix, std::string what,
+                                  std::initializer_list<Row> rows)
+    : prefix_(std::move(prefix)), what_(std::move(what)), rows_(rows) {
+  for (const Row& r : rows_) {
+    infos_.push_back({r.name, r.description, r.declare});
+    stats_.push_back(plugin_stats(infos_.back(), prefix_));
+  }
+}
+
+template <class Factory>
+const typename PluginTable<Factory>::Row& PluginTable<Factory>::row(const std::string& impl) const {
+  for (const Row& r : rows_)
+    if (impl == r.name) return r;
+  unknown_plugin(prefix_, what_, impl, infos_);
+}
+
+template <class Factory>
+std::pair<std::string, PluginParams> PluginTable<Factory>::selected(const Config& c) const {
+  const std::string& impl = c.get_string(prefix_ + ".impl");
+  return {impl, PluginParams::from(c, prefix_, row(impl).declare, impl)};
+}
+
+template <class Factory>
+PluginParams PluginTable<Factory>::defaults(const std::string& impl) const {
+  return declared_defaults(prefix_, impl, row(impl).declare);
+}
+
+template <class Factory>
+const std::vector<StatDecl>& PluginTable<Factory>::stats(const std::string& impl) const {
+  return stats_[static_cast<size_t>(&row(impl) - rows_.data())];
+}
+
+// Adds `prefix.impl` (choices: the rows, default `def`) and every row's keys to `schema`.
+void declare_family(Schema& schema, const std::string& prefix, const std::string& def,
+                    const std::string& description, const std::string& source,
+                    const std::vector<PluginInfo>& rows);
+
 
 }  // namespace simtsync::config

@@ -129,7 +129,8 @@ void Executor::release_barriers(Cta& c) {
       ww.simt->barrier_release();
       ww.simt->advance(ww.simt->pc() + kInstSize);
     }
-    if (listener_) listener_->barrier_released(c.index, static_cast<unsigned>(&b - c.barriers), b.waiting);
+    if (listener_)
+      listener_->barrier_released(c.index, static_cast<unsigned>(&b - c.barriers), b.waiting);
     b = NamedBarrier{};
     ++progress_;
   }

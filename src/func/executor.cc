@@ -112,7 +112,8 @@ StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
   if (w.state == WarpState::kAtBarrier) return StepResult::kBarrierWait;
   ++shared_->steps;
   // The running threads' own call frame (the innermost one under a stack: a no-op scan).
-  if (!w.calls.empty() && !(w.calls.back().mask & w.simt->active())) w.select_frame(w.simt->active());
+  if (!w.calls.empty() && !(w.calls.back().mask & w.simt->active()))
+    w.select_frame(w.simt->active());
   const DecodedFunction& fn = prog_.functions()[static_cast<size_t>(w.function)];
   const Pc pc = w.simt->pc();
   const std::uint64_t idx = (pc - fn.base_pc) / kInstSize;

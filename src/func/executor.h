@@ -51,11 +51,11 @@ struct MemAccess {
 
 // What one step did, for observers of the issue stage (filled only when asked for).
 struct StepInfo {
-  LaneMask active = 0;         // threads the instruction ran for (before its guard)
-  LaneMask guard = 0;          // ... of which its guard predicate held
-  bool branch = false;         // a bra: `guard` took it to target
+  LaneMask active = 0;  // threads the instruction ran for (before its guard)
+  LaneMask guard = 0;   // ... of which its guard predicate held
+  bool branch = false;  // a bra: `guard` took it to target
   Pc target = 0;
-  bool setp = false;           // a setp: the first guarded lane's two source operands
+  bool setp = false;  // a setp: the first guarded lane's two source operands
   std::uint64_t setp_a = 0, setp_b = 0;
   bool barrier_arrival = false;  // arrived at a CTA barrier (bar.sync/arrive/red)
 };

@@ -1,7 +1,8 @@
 #include "func/program.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <set>
 
 #include "analysis/deadlock_analysis.h"

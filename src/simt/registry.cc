@@ -1,9 +1,5 @@
 #include "simt/registry.h"
 
-#include <fmt/format.h>
-
-#include "common/error.h"
-
 namespace simtsync::simt {
 
 #define RECONVERGENCE(name, factory, declare, desc)                                     \
@@ -14,43 +10,26 @@ namespace simtsync::simt {
 
 namespace {
 
-struct Row {
-  const char* name;
-  Factory make;
-  config::DeclareFn declare;
-  const char* description;
-};
-
-constexpr Row kRows[] = {
+const config::PluginTable<Factory>& table() {
+  static const config::PluginTable<Factory> t(kConfigPrefix, "reconvergence unit", {
 #define RECONVERGENCE(name, factory, declare, desc) {name, factory, declare, desc},
 #include "simt/reconvergence.def"
 #undef RECONVERGENCE
-};
+  });
+  return t;
+}
 
 }  // namespace
 
 UnitChoice reconvergence_choice(const std::string& impl, config::PluginParams params) {
-  for (const Row& r : kRows)
-    if (impl == r.name) return UnitChoice{impl, r.make, std::move(params)};
-  throw usage_error(fmt::format("key '{}.impl': unknown reconvergence unit '{}'", kConfigPrefix, impl));
+  return UnitChoice{impl, table().row(impl).make, std::move(params)};
 }
 
 UnitChoice reconvergence_choice(const config::Config& c) {
-  const std::string& impl = c.get_string(std::string(kConfigPrefix) + ".impl");
-  for (const Row& r : kRows)
-    if (impl == r.name)
-      return reconvergence_choice(impl,
-                                  config::PluginParams::from(c, kConfigPrefix, r.declare, impl));
-  return reconvergence_choice(impl);
+  auto [impl, params] = table().selected(c);
+  return reconvergence_choice(impl, std::move(params));
 }
 
-const std::vector<config::PluginInfo>& reconvergence_units() {
-  static const std::vector<config::PluginInfo> rows = [] {
-    std::vector<config::PluginInfo> v;
-    for (const Row& r : kRows) v.push_back({r.name, r.description, r.declare});
-    return v;
-  }();
-  return rows;
-}
+const std::vector<config::PluginInfo>& reconvergence_units() { return table().infos(); }
 
 }  // namespace simtsync::simt

@@ -13,8 +13,8 @@ std::string plugin_rows(const std::string& prefix, const std::vector<config::Sta
                         const std::vector<std::uint64_t>& values) {
   std::string out;
   for (size_t i = 0; i < decl.size() && i < values.size(); ++i)
-    out += fmt::format("  {:<22} {:>16}  {}\n", prefix + decl[i].name, values[i],
-                       decl[i].description);
+    out +=
+        fmt::format("  {:<22} {:>16}  {}\n", prefix + decl[i].name, values[i], decl[i].description);
   return out;
 }
 

@@ -206,8 +206,8 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
   row("mem.atomic_wait", fmt::format("{}", t.mem.atomic_wait_cycles),
       "cycles atomics waited for their address's atomic unit");
   row("mem.refused", fmt::format("{}", t.mem.refused), "requests refused by a full memory queue");
-  out += plugin_rows(fmt::format("{}.", t.issue_policy), t.issue_stats,
-                     sum_policy(t, t.issue_stats));
+  out +=
+      plugin_rows(fmt::format("{}.", t.issue_policy), t.issue_stats, sum_policy(t, t.issue_stats));
   out += plugin_rows(fmt::format("fetch.{}.", t.fetch_policy), t.fetch_stats,
                      sum_fetch(t, t.fetch_stats));
   if (t.has_hierarchy) {

@@ -89,7 +89,9 @@ LaneMask IpdomStack::call_mask() const {
   return 0;
 }
 
-std::vector<ReconvergenceEntry> IpdomStack::entries() const { return stack_; }
+std::vector<ReconvergenceEntry> IpdomStack::entries() const {
+  return stack_;
+}
 
 }  // namespace simtsync::simt
 

@@ -20,11 +20,9 @@ namespace config {
 namespace {
 
 void add_families(Schema& s) {
-  declare_family(s, sched::kSchedulerPrefix, "gto",
-                 "Issue policy of each warp scheduler", "GPGPU-Sim SM2_GTX480 -gpgpu_scheduler gto",
-                 sched::schedulers());
-  declare_family(s, sched::kFetchPrefix, "rr",
-                 "Which warp the fetch stage serves next",
+  declare_family(s, sched::kSchedulerPrefix, "gto", "Issue policy of each warp scheduler",
+                 "GPGPU-Sim SM2_GTX480 -gpgpu_scheduler gto", sched::schedulers());
+  declare_family(s, sched::kFetchPrefix, "rr", "Which warp the fetch stage serves next",
                  "seed 002 sec. 2.2 (GPGPU-Sim fetches round robin)", sched::fetch_policies());
   declare_family(s, simt::kConfigPrefix, "ipdom_stack",
                  "Branch divergence and reconvergence mechanism", "seed 004 Table 6.1 (PDOM)",
@@ -57,8 +55,10 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.max_threads = u("sm.max_threads");
   s.max_warps = u("sm.max_warps");
   if (s.max_warps > 64)
-    throw usage_error(fmt::format("key 'sm.max_warps': {} is above 64, the most the timing model "
-                                  "tracks per SM", s.max_warps));
+    throw usage_error(
+        fmt::format("key 'sm.max_warps': {} is above 64, the most the timing model "
+                    "tracks per SM",
+                    s.max_warps));
   s.max_ctas = u("sm.max_ctas");
   s.registers = u("sm.registers");
   s.shared_bytes = u("sm.shared_memory_bytes");
@@ -74,8 +74,8 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.icache_line = u("sm.icache.line_bytes");
   s.icache_assoc = u("sm.icache.assoc");
   s.icache_hit_latency = u("sm.icache.hit_latency");
-  s.icache_miss_latency = c.get_bool("sm.icache.perfect") ? s.icache_hit_latency
-                                                            : u("sm.icache.miss_latency");
+  s.icache_miss_latency =
+      c.get_bool("sm.icache.perfect") ? s.icache_hit_latency : u("sm.icache.miss_latency");
   using sm::OpClass;
   using sm::UnitKind;
   s.units[static_cast<int>(UnitKind::kSp)] = u("sm.units.sp");
@@ -167,9 +167,10 @@ GpuParams gpu_params_from(const config::Config& c) {
         "with at most 32 sectors per line",
         h.l1.geo.line, h.l1.geo.sector));
   if (h.map.interleave % h.l1.geo.line != 0)
-    throw usage_error(fmt::format("key 'mem.partition_interleave': {} must be a multiple of the "
-                                  "line size ({})",
-                                  h.map.interleave, h.l1.geo.line));
+    throw usage_error(
+        fmt::format("key 'mem.partition_interleave': {} must be a multiple of the "
+                    "line size ({})",
+                    h.map.interleave, h.l1.geo.line));
   p.mem.latency = u("mem.simple.latency");
   p.mem.atomic_latency = u("mem.simple.atomic_latency");
   p.mem.atomic_occupancy = u("mem.simple.atomic_occupancy");

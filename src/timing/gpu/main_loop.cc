@@ -4,7 +4,6 @@
 // CTAs are released and new ones dispatched; the watchdog and the cycle limits are checked
 // every cycle. When nothing at all can happen any more the launch is a deadlock.
 #include <fmt/format.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -101,8 +100,8 @@ func::LaunchResult run_main_loop(Launch& l) {
       break;
     }
     if (p.no_completion_window && now - last_completion > p.no_completion_window) {
-      result.watchdog_reason = fmt::format("suspected livelock: no CTA completed in {} cycles",
-                                           p.no_completion_window);
+      result.watchdog_reason =
+          fmt::format("suspected livelock: no CTA completed in {} cycles", p.no_completion_window);
       l.dog.stop(ex0, l.warps, result.watchdog_reason);
       break;
     }
@@ -124,7 +123,8 @@ func::LaunchResult run_main_loop(Launch& l) {
   }
   if (l.stop || !result.watchdog_reason.empty()) {
     if (result.watchdog_reason.empty()) result.watchdog_reason = l.dog.reason();
-    result.watchdog_report = fmt::format("timing model stopped at cycle {}\n{}", now, l.dog.report());
+    result.watchdog_report =
+        fmt::format("timing model stopped at cycle {}\n{}", now, l.dog.report());
   } else {
     result.completed = true;
   }

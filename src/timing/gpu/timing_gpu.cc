@@ -97,7 +97,8 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
     l.memory = l.simple.get();
   }
   for (unsigned i = 0; i < p_.num_sms; ++i) {
-    l.sms.push_back(std::make_unique<sm::Sm>(static_cast<int>(i), p_.sm, *l.executors[i], *l.memory));
+    l.sms.push_back(
+        std::make_unique<sm::Sm>(static_cast<int>(i), p_.sm, *l.executors[i], *l.memory));
     func::Executor& ex = *l.executors[i];
     l.sms.back()->set_step_observer([&l, &ex](func::Warp& w, Pc before) {
       if (!l.stop && l.dog.after_step(ex, w, before, l.warps)) l.stop = true;

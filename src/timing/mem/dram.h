@@ -8,8 +8,8 @@
 #pragma once
 
 #include <cstdint>
-#include <iterator>
 #include <deque>
+#include <iterator>
 #include <vector>
 
 #include "common/stat_table.h"

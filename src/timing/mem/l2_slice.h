@@ -11,8 +11,8 @@
 #pragma once
 
 #include <cstdint>
-#include <iterator>
 #include <deque>
+#include <iterator>
 
 #include "common/stat_table.h"
 #include "timing/mem/address_map.h"

@@ -36,8 +36,8 @@ struct MemRequest {
   // separately, such as lock queuing); 0 = every lane. The SM completes the instruction when
   // all its lanes are back.
   std::uint64_t lanes = 0;
-  unsigned unit_bytes = 0;       // kUnit: bytes moved
-  std::uint64_t unit_tag = 0;    // kUnit: the unit's tag, echoed in the response
+  unsigned unit_bytes = 0;     // kUnit: bytes moved
+  std::uint64_t unit_tag = 0;  // kUnit: the unit's tag, echoed in the response
 };
 
 // The memory side seen from an SM. Contract: try_send() may refuse (bounded queue; retry next

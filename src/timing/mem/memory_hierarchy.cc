@@ -260,12 +260,18 @@ Cycle MemoryHierarchy::next_event() const {
 namespace {
 
 // Every sum below follows the components' declared tables.
-void add_cache(CacheStats& a, const CacheStats& b) { simtsync::accumulate<CacheStats>(a, b, kCacheStatFields); }
+void add_cache(CacheStats& a, const CacheStats& b) {
+  simtsync::accumulate<CacheStats>(a, b, kCacheStatFields);
+}
 void add_atomic(AtomicStats& a, const AtomicStats& b) {
   simtsync::accumulate<AtomicStats>(a, b, kAtomicStatFields);
 }
-void add_dram(DramStats& a, const DramStats& b) { simtsync::accumulate<DramStats>(a, b, kDramStatFields); }
-void add_icnt(IcntStats& a, const IcntStats& b) { simtsync::accumulate<IcntStats>(a, b, kIcntStatFields); }
+void add_dram(DramStats& a, const DramStats& b) {
+  simtsync::accumulate<DramStats>(a, b, kDramStatFields);
+}
+void add_icnt(IcntStats& a, const IcntStats& b) {
+  simtsync::accumulate<IcntStats>(a, b, kIcntStatFields);
+}
 
 }  // namespace
 

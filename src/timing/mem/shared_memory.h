@@ -7,12 +7,10 @@
 // alias one lock bit take turns, one per attempt, in lane order.
 #pragma once
 
+#include <cstdint>
 #include <iterator>
 
 #include "common/stat_table.h"
-
-#include <cstdint>
-
 #include "common/types.h"
 #include "timing/mem/mem_params.h"
 

@@ -5,15 +5,13 @@
 // returns after the other half.
 #pragma once
 
-#include <iterator>
-
-#include "common/stat_table.h"
-
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <vector>
 
+#include "common/stat_table.h"
 #include "timing/mem/mem_request.h"
 
 namespace simtsync::mem {

@@ -38,7 +38,8 @@ struct FetchParams {
 
 FetchParams fetch_params(const config::Config& c);
 FetchParams fetch_params(const std::string& impl);  // declared defaults (tests)
-std::unique_ptr<IFetchPolicy> make_fetch_policy(const FetchParams& p, const PolicyContext& ctx = {});
+std::unique_ptr<IFetchPolicy> make_fetch_policy(const FetchParams& p,
+                                                const PolicyContext& ctx = {});
 const std::vector<config::PluginInfo>& fetch_policies();
 const std::vector<config::StatDecl>& fetch_policy_stats(const std::string& impl);
 

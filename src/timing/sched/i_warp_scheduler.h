@@ -90,8 +90,8 @@ struct SchedulerParams {
 // The selected policy with its parameters read from a resolved config.
 SchedulerParams scheduler_params(const config::Config& c);
 // The policy named `impl` with its declared defaults, overridden by `sets` (for tests).
-SchedulerParams scheduler_params(const std::string& impl,
-                                 const std::vector<std::pair<std::string, config::Value>>& sets = {});
+SchedulerParams scheduler_params(
+    const std::string& impl, const std::vector<std::pair<std::string, config::Value>>& sets = {});
 // Builds the policy named params.impl (see schedulers.def); throws a usage error when unknown.
 std::unique_ptr<IWarpScheduler> make_scheduler(const SchedulerParams& params,
                                                const PolicyContext& ctx = {});

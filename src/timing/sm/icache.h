@@ -3,13 +3,11 @@
 // until the memory hierarchy models L2 fills).
 #pragma once
 
-#include <iterator>
-
-#include "common/stat_table.h"
-
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
+#include "common/stat_table.h"
 #include "common/types.h"
 
 namespace simtsync::sm {

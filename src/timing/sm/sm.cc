@@ -12,7 +12,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
       port_(port),
       icache_(p.icache_bytes, p.icache_line, p.icache_assoc),
       shared_(mem::SharedMemParams{p.shared_banks, p.shared_bank_bytes, p.shared_latency,
-                                  p.shared_lock_bits}),
+                                   p.shared_lock_bits}),
       lock_bits_(std::max(1u, p.shared_lock_bits), 0) {
   slots_.resize(p_.max_warps);
   ctas_.resize(p_.max_ctas);
@@ -97,8 +97,10 @@ int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threa
     ws.cta_slot = cta_slot;
     ws.age = age + k;
     ws.fetch_pc = ws.warp->simt->pc();
-    if (ws.warp->simt->timed()) timed_units_ |= std::uint64_t{1} << s;
-    else timed_units_ &= ~(std::uint64_t{1} << s);
+    if (ws.warp->simt->timed())
+      timed_units_ |= std::uint64_t{1} << s;
+    else
+      timed_units_ &= ~(std::uint64_t{1} << s);
     cs->warp_slots.push_back(static_cast<int>(s));
     update_fetch_bit(static_cast<int>(s));
     ++k;
@@ -111,7 +113,8 @@ int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threa
   woken_ = true;
   ++version_;
   if (!events_.empty())
-    events_.deliver(CtaEvent{last_now_, cta_slot, cta, cs->warp_slots}, &ISmObserver::on_cta_launch);
+    events_.deliver(CtaEvent{last_now_, cta_slot, cta, cs->warp_slots},
+                    &ISmObserver::on_cta_launch);
   return cta_slot;
 }
 
@@ -236,7 +239,8 @@ Cycle Sm::next_event(Cycle now) const {
   for (const auto& sc : scheds_) t = std::min(t, std::max(sc->next_event(now), now + 1));
   for (std::uint64_t m = timed_units_; m != 0; m &= m - 1) {
     const WarpSlot& ws = slots_[static_cast<size_t>(std::countr_zero(m))];
-    if (ws.warp && ws.warp->simt) t = std::min(t, std::max(ws.warp->simt->next_event(now), now + 1));
+    if (ws.warp && ws.warp->simt)
+      t = std::min(t, std::max(ws.warp->simt->next_event(now), now + 1));
   }
   if (!ldst_queue_.empty() || !ifill_queue_.empty() || !unit_queue_.empty()) {
     if (!ldst_refused_) return now + 1;

@@ -160,8 +160,8 @@ class Sm final : public sched::IWarpView {
   const WarpSlot& slot_at(int s) const { return slots_[static_cast<size_t>(s)]; }
   void writeback(Cycle now);
   void tick_units(Cycle now);
-  void emit_issue(int sched, int slot, const func::ExecInst& in, Pc pc,
-                  const func::StepInfo& info, bool memory, Cycle now);
+  void emit_issue(int sched, int slot, const func::ExecInst& in, Pc pc, const func::StepInfo& info,
+                  bool memory, Cycle now);
   void ldst(Cycle now);
   void pop_ldst();
   bool issue(Cycle now);
@@ -206,7 +206,7 @@ class Sm final : public sched::IWarpView {
   std::vector<Addr> ifill_queue_;     // I-cache lines to request from memory, in order
   std::vector<Addr> ifill_inflight_;  // requested, not back yet
   std::vector<mem::MemRequest> unit_queue_;  // reconvergence units' requests to send, in order
-  std::uint64_t timed_units_ = 0;     // slots whose reconvergence unit keeps time or memory
+  std::uint64_t timed_units_ = 0;            // slots whose reconvergence unit keeps time or memory
   bool woken_ = false;
   Cycle last_now_ = 0;  // the cycle of the latest tick (for events outside tick)
   bool ldst_refused_ = false;                // the memory port refused the queue head ...

@@ -67,10 +67,9 @@ bool Sm::issue_one(int s, Cycle now) {
   }
   // Nothing offered could issue. When the policy offered no warp at all while some are live,
   // it held them back: the cycle is the policy's (`held`), not idle.
-  const StallKind k = best != StallKind::kCount ? best
-                      : order.empty() && view_live_[static_cast<size_t>(s)] > 0
-                          ? StallKind::kHeld
-                          : StallKind::kIdle;
+  const StallKind k = best != StallKind::kCount                                 ? best
+                      : order.empty() && view_live_[static_cast<size_t>(s)] > 0 ? StallKind::kHeld
+                                                                                : StallKind::kIdle;
   ++st.cycles[static_cast<int>(k)];
   last_stall_[static_cast<size_t>(s)] = k;
   // Only warps waiting at a barrier or finished were offered: nothing will change by itself, so

@@ -29,9 +29,8 @@ enum class StallKind : std::uint8_t {
   kIdle,
   kCount
 };
-inline constexpr const char* kStallNames[] = {"issued",  "structural", "data", "barrier",
-                                              "control", "fetch",      "held", "exit",
-                                              "idle"};
+inline constexpr const char* kStallNames[] = {"issued", "structural", "data", "barrier", "control",
+                                              "fetch",  "held",       "exit", "idle"};
 
 struct SchedStats {
   std::uint64_t cycles[static_cast<int>(StallKind::kCount)] = {};

@@ -33,7 +33,7 @@ TEST(SafeReconvergence, Seed003Fig1SpinExitReconvergesAfterTheRelease) {
     if (e.op == ptx::Opcode::kAtom) exch = &e;  // the last atom is the release
   }
   ASSERT_TRUE(spin && exch);
-  EXPECT_EQ(spin->reconv_pc, spin->pc + kInstSize);   // IPDOM: right after the loop
+  EXPECT_EQ(spin->reconv_pc, spin->pc + kInstSize);       // IPDOM: right after the loop
   EXPECT_EQ(spin->safe_reconv_pc, exch->pc + kInstSize);  // after atomicExch (Fig. 1)
 }
 

@@ -1,5 +1,7 @@
 // A reconvergence unit is selected by config (sm.reconvergence.impl) and every warp of a launch
 // gets the selected unit; an unknown unit is a usage error naming the key.
+#include "simt/registry.h"
+
 #include <gtest/gtest.h>
 
 #include "common/error.h"
@@ -8,7 +10,6 @@
 #include "func/program.h"
 #include "ptx/parser.h"
 #include "simt/impl/ipdom_stack.h"
-#include "simt/registry.h"
 
 namespace simtsync::simt {
 namespace {
@@ -37,7 +38,7 @@ class Tagged final : public IReconvergence {
 
 int made = 0;
 std::unique_ptr<IReconvergence> make_tagged(Pc start, LaneMask threads,
-                                             const config::PluginParams&) {
+                                            const config::PluginParams&) {
   ++made;
   return std::make_unique<Tagged>(start, threads);
 }

@@ -71,7 +71,8 @@ void declare_gto(config::PluginDecl& d) {
   d.add_int("rotation_period", 0, 0, std::numeric_limits<std::int64_t>::max(),
             "GTO: cycles between rotations of warp age priority (0: never)",
             "seed 000 sec. IV-C uses 50000 when enabled")
-      .stat("rotations", "gto: age-priority rotations seen by the issue stage (rotation_period > 0)");
+      .stat("rotations",
+            "gto: age-priority rotations seen by the issue stage (rotation_period > 0)");
 }
 
 }  // namespace simtsync::sched

@@ -1,5 +1,7 @@
 // Whole-GPU tests through func::Device: identical runs give identical statistics; the warp
 // scheduler changes the cycle count of a contended spin-lock kernel (ht).
+#include "timing/gpu/timing_gpu.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -11,7 +13,6 @@
 #include "config/schema.h"
 #include "func/device.h"
 #include "ptx/parser.h"
-#include "timing/gpu/timing_gpu.h"
 
 namespace simtsync::gpu {
 namespace {
@@ -60,8 +61,13 @@ HtRun run_ht(const GpuParams& p, unsigned ctas = 4, unsigned threads = 64, unsig
   int m = dev.load_module(ptx::parse_module(ht_ptx(), "ht/ht.ptx"));
   HtRun out;
   out.result = dev.launch(m, "ht_insert", {ctas, 1, 1}, {threads, 1, 1},
-                          func::KernelArgs().add(pool).add(heads).add(locks).add(dkeys)
-                              .add(static_cast<int>(buckets)).add(static_cast<int>(kPer)));
+                          func::KernelArgs()
+                              .add(pool)
+                              .add(heads)
+                              .add(locks)
+                              .add(dkeys)
+                              .add(static_cast<int>(buckets))
+                              .add(static_cast<int>(kPer)));
   out.totals = gpu.totals();
   for (std::int32_t l : dev.download<std::int32_t>(locks, buckets)) out.locks_free &= l == 0;
   for (std::uint64_t h : dev.download<std::uint64_t>(heads, buckets)) {
@@ -170,10 +176,10 @@ namespace {
 // (every SM asleep) nor charges the hold as idle; the run then completes correctly.
 TEST(TimingGpu, APolicyHoldingEveryWarpIsNeitherADeadlockNorIdle) {
   constexpr Cycle kHold = 300'000;  // beyond watchdog.quiet_cycles (200,000 in tiny)
-  GpuParams p = gpu_params_from(config::Config::load(
-      config::gpu_schema(), "tiny",
-      {{"sm.warp_scheduler.impl", "example_hold"},
-       {"sm.warp_scheduler.hold_cycles", std::to_string(kHold)}}));
+  GpuParams p = gpu_params_from(
+      config::Config::load(config::gpu_schema(), "tiny",
+                           {{"sm.warp_scheduler.impl", "example_hold"},
+                            {"sm.warp_scheduler.hold_cycles", std::to_string(kHold)}}));
   p.registers_per_thread = 16;
   const HtRun held = run_ht(p);
   expect_valid(held, 4 * 64 * 2);

@@ -1,17 +1,19 @@
 // SimpleMemory between a test acting as the SM and a mock perform callback that records when
 // each functional effect happens.
+#include "timing/mem/simple_memory.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
-
-#include "timing/mem/simple_memory.h"
 
 namespace simtsync::mem {
 namespace {
 
 struct Harness {
   explicit Harness(SimpleMemoryParams p, int sms = 1)
-      : mem(p, sms, [this](const MemRequest& r) { performed.push_back({now, r}); }) {}
+      : mem(p, sms, [this](const MemRequest& r) {
+          performed.push_back({now, r});
+        }) {}
 
   // Ticks until `until` (inclusive); returns (cycle, request) of every response popped for `sm`.
   std::vector<std::pair<Cycle, MemRequest>> run(Cycle until, int sm = 0) {

@@ -1,7 +1,7 @@
 // Instruction-cache tag tests: hits after a miss, LRU replacement within a set, counters.
-#include <gtest/gtest.h>
-
 #include "timing/sm/icache.h"
+
+#include <gtest/gtest.h>
 
 namespace simtsync::sm {
 namespace {
@@ -29,7 +29,7 @@ TEST(ICache, EvictsTheLeastRecentlyUsedWayOfTheSet) {
   EXPECT_FALSE(c.access(1024, 4));  // evicts 512
   EXPECT_TRUE(c.access(0, 5));
   EXPECT_TRUE(c.access(1024, 6));
-  EXPECT_FALSE(c.access(512, 7));   // evicts 0 (used at 5, before 1024 at 6)
+  EXPECT_FALSE(c.access(512, 7));  // evicts 0 (used at 5, before 1024 at 6)
   EXPECT_FALSE(c.access(0, 8));
   EXPECT_TRUE(c.access(512, 9));
   EXPECT_EQ(c.stats().misses, 5u);
@@ -38,7 +38,7 @@ TEST(ICache, EvictsTheLeastRecentlyUsedWayOfTheSet) {
 
 TEST(ICache, OtherSetsAreUntouchedByAConflict) {
   ICache c(kSize, kLine, kAssoc);
-  EXPECT_FALSE(c.access(128, 1));   // set 1
+  EXPECT_FALSE(c.access(128, 1));                                         // set 1
   for (Pc pc : {0, 512, 1024, 1536}) EXPECT_FALSE(c.access(pc, 2 + pc));  // thrash set 0
   EXPECT_TRUE(c.access(128, 5000));
 }

@@ -1,7 +1,7 @@
 // Scoreboard tests on hand-built decoded instructions.
-#include <gtest/gtest.h>
-
 #include "timing/sm/scoreboard.h"
+
+#include <gtest/gtest.h>
 
 namespace simtsync::sm {
 namespace {

@@ -12,7 +12,8 @@ using testing::SmRig;
 
 std::string movs(int n) {
   std::string s;
-  for (int i = 0; i < n; ++i) s += "  mov.u32 %r" + std::to_string(i % 30 + 1) + ", " + std::to_string(i) + ";\n";
+  for (int i = 0; i < n; ++i)
+    s += "  mov.u32 %r" + std::to_string(i % 30 + 1) + ", " + std::to_string(i) + ";\n";
   return s + "  ret;\n";
 }
 
@@ -67,7 +68,8 @@ TEST(SmFetch, NoFetchPastABranchUntilItIssues) {
 SKIP:
   mov.u32 %r4, 3;
   ret;
-)", p);
+)",
+            p);
   unsigned bra_buffered = 0;
   while (rig.sm.take_completed().empty() && rig.now < 1000) {
     rig.tick();
@@ -100,7 +102,8 @@ TEST(SmFetch, ATakenBranchRefetchesFromItsTarget) {
 SKIP:
   mov.u32 %r4, 3;
   ret;
-)", p);
+)",
+            p);
   ASSERT_TRUE(rig.run());
   ASSERT_EQ(rig.issues.size(), 4u);  // mov, bra, mov %r4, ret
   EXPECT_EQ(rig.issues[1].op, ptx::Opcode::kBra);

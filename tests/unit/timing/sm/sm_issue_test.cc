@@ -41,7 +41,8 @@ TEST(SmIssue, DependentChainIssuesOncePerLatency) {
     ASSERT_TRUE(rig.run());
     auto t = times(rig.of_warp(0));
     ASSERT_EQ(t.size(), 6u);  // mov, 4 adds, ret
-    for (size_t i = 1; i < 5; ++i) EXPECT_EQ(t[i] - t[i - 1], lat) << "lat " << lat << " inst " << i;
+    for (size_t i = 1; i < 5; ++i)
+      EXPECT_EQ(t[i] - t[i - 1], lat) << "lat " << lat << " inst " << i;
     EXPECT_GT(rig.stall(StallKind::kData), 0u);
     EXPECT_EQ(rig.stall(StallKind::kIssued), 6u);
     EXPECT_EQ(rig.sm.stats().warp_instructions, 6u);
@@ -59,7 +60,8 @@ TEST(SmIssue, IndependentInstructionsIssueBackToBack) {
   mov.u32 %r5, 5;
   mov.u32 %r6, 6;
   ret;
-)", small_params());
+)",
+            small_params());
   ASSERT_TRUE(rig.run());
   auto t = times(rig.of_op(ptx::Opcode::kMov));
   ASSERT_EQ(t.size(), 6u);
@@ -156,7 +158,8 @@ TEST(SmIssue, NarrowSimdOccupiesTheUnitForSeveralPasses) {
   mov.u32 %r4, 4;
   mov.u32 %r5, 5;
   ret;
-)", p);
+)",
+              p);
     ASSERT_TRUE(rig.run());
     const unsigned passes = 32 / simd;
     auto t = times(rig.of_warp(0));
@@ -177,7 +180,8 @@ TEST(SmIssue, InitiationIntervalMultipliesWithPasses) {
   mul.lo.u32 %r1, %r10, 3;
   mul.lo.u32 %r2, %r10, 3;
   ret;
-)", p);
+)",
+            p);
   ASSERT_TRUE(rig.run());
   auto t = times(rig.of_warp(0));
   ASSERT_EQ(t.size(), 3u);
@@ -195,7 +199,8 @@ TEST(SmIssue, TwoPipelinesIssueBackToBackDespiteTwoPasses) {
   mov.u32 %r3, 3;
   mov.u32 %r4, 4;
   ret;
-)", p);
+)",
+            p);
   ASSERT_TRUE(rig.run());
   auto t = times(rig.of_op(ptx::Opcode::kMov));
   ASSERT_EQ(t.size(), 4u);
