@@ -45,7 +45,8 @@ Order order(IWarpScheduler& s, const std::vector<SchedWarp>& w, std::uint64_t ve
 TEST(Registry, BuildsEveryListedSchedulerByName) {
   for (const std::string& n : scheduler_names()) EXPECT_EQ(make(n)->name(), n);
   EXPECT_EQ(scheduler_names(),
-            (std::vector<std::string>{"lrr", "gto", "glrr", "two_level", "example_hold"}));
+            (std::vector<std::string>{"lrr", "gto", "glrr", "two_level", "example_hold", "mwf_lrr",
+                                      "mwf_gto"}));
 }
 
 TEST(Registry, UnknownNameIsAUsageErrorNamingIt) {
