@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "sm/sm_test_util.h"
+#include "timing/sched/warp_phase_tracker.h"
 #include "timing/sched/warp_priority_table.h"
 
 namespace simtsync::sm::testing {
@@ -73,6 +74,32 @@ TEST(BawsPoliciesInSm, FinishUnderEveryIssueAndFetchCombination) {
       SmRig rig(kPhases, p, 128);
       EXPECT_TRUE(rig.run());
     }
+}
+
+// RTRU on a kernel with a known imbalance: warp w spins 5*w iterations per phase, so warp 3 is
+// critical in both phases and most of the others' time is spent waiting; with equal work (every
+// warp spins 10 iterations) the phases are nearly balanced.
+TEST(WarpPhasesInSm, RtruSeesTheImbalanceAndTheCriticalWarp) {
+  SmRig rig(kPhases, small_params(), 128);
+  sched::WarpPhaseTracker t(&rig.sm);
+  rig.sm.events().subscribe(&t);
+  ASSERT_TRUE(rig.run());
+  ASSERT_EQ(t.phases().size(), 2u);
+  for (const auto& p : t.phases()) {
+    EXPECT_EQ(p.warps, 4u);
+    EXPECT_EQ(p.critical, 3);
+    EXPECT_GT(p.rtru, 0.3) << p.start;
+    EXPECT_LT(p.rtru, 0.75) << p.start;
+  }
+  std::string balanced = kPhases;
+  balanced.replace(balanced.find("mul.lo.u32 %r3, %r2, 5;"), 23, "mov.u32 %r3, 10;       ");
+  SmRig rig2(balanced, small_params(), 128);
+  sched::WarpPhaseTracker t2(&rig2.sm);
+  rig2.sm.events().subscribe(&t2);
+  ASSERT_TRUE(rig2.run());
+  ASSERT_EQ(t2.phases().size(), 2u);
+  EXPECT_LT(t2.mean_rtru(), 0.15);
+  EXPECT_LT(t2.mean_rtru(), t.mean_rtru() / 3);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "timing/sched/i_fetch_policy.h"
 #include "timing/sched/i_warp_scheduler.h"
+#include "timing/sched/warp_phase_tracker.h"
 #include "timing/sched/warp_priority_table.h"
 
 namespace simtsync::sched {
@@ -309,6 +310,48 @@ TEST(Fef, FewestIBufferEntriesFirstTiesRoundRobin) {
 TEST(FetchRegistry, ListsTheNewPolicies) {
   for (const char* n : {"rr", "cff", "fef"})
     EXPECT_EQ(make_fetch_policy(fetch_params(n))->name(), n);
+}
+
+// Eq. 1 by hand: one CTA of 4 warps launched at cycle 100; warps arrive 10, 20 and 30 cycles
+// later, the last releases the barrier at +40: T = 10, 20, 30, 40, RTRU = 60 / (4 * 40).
+TEST(WarpPhases, RtruOfOnePhaseFollowsEquationOne) {
+  Sm sm(1, 4);
+  WarpPhaseTracker t(&sm.view);
+  sm.bus.subscribe(&t);
+  sm::CtaEvent l;
+  l.now = 100, l.cta_slot = 0, l.cta = 5, l.slots = {0, 1, 2, 3};
+  sm.bus.deliver(l, &sm::ISmObserver::on_cta_launch);
+  auto arrive = [&](int slot, Cycle now) {
+    sm.view.barrier[static_cast<size_t>(slot)] = true;
+    sm::IssueEvent e;
+    e.now = now, e.slot = slot, e.cta_slot = 0, e.barrier_arrival = true;
+    sm.bus.deliver(e, &sm::ISmObserver::on_issue);
+  };
+  arrive(2, 110);
+  arrive(0, 120);
+  arrive(3, 130);
+  sm::BarrierEvent r;
+  r.now = 140, r.cta_slot = 0, r.cta = 5, r.slots = {0, 1, 2, 3};
+  for (int s = 0; s < 4; ++s) sm.view.barrier[static_cast<size_t>(s)] = false;
+  sm.bus.deliver(r, &sm::ISmObserver::on_barrier_release);
+  arrive(1, 140);  // the releasing warp's own arrival, reported after the release
+  sm.view.barrier[1] = false;
+  ASSERT_EQ(t.phases().size(), 1u);
+  const auto& p = t.phases()[0];
+  EXPECT_EQ(p.cta, 5);
+  EXPECT_EQ(p.start, 100u);
+  EXPECT_EQ(p.end, 140u);
+  EXPECT_EQ(p.warps, 4u);
+  EXPECT_EQ(p.critical, 1);
+  EXPECT_DOUBLE_EQ(p.rtru, 60.0 / 160.0);
+  // The next phase starts at the release: all warps arrive together, no imbalance.
+  for (int s : {0, 1, 2}) arrive(s, 150);
+  r.now = 150;
+  sm.bus.deliver(r, &sm::ISmObserver::on_barrier_release);
+  ASSERT_EQ(t.phases().size(), 2u);
+  EXPECT_EQ(t.phases()[1].start, 140u);
+  EXPECT_DOUBLE_EQ(t.phases()[1].rtru, 0.0);
+  EXPECT_DOUBLE_EQ(t.mean_rtru(), 60.0 / 160.0 / 2);
 }
 
 }  // namespace
