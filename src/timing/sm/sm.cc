@@ -287,13 +287,10 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
   func::MemAccess* acc = r.access;
   if (r.lanes != 0 && (acc->mask & ~acc->done & ~r.lanes) != 0) {
     // Some lanes are still out (a component that completes lanes separately): report these.
-    if (!events_.empty()) {
-      const WarpSlot& ws = slots_[static_cast<size_t>(r.warp_slot)];
+    if (!events_.empty())
       events_.deliver(MemoryEvent{now, r.warp_slot, acc->inst->pc, acc->inst, r.lanes,
                                   r.lanes & acc->succeeded, false},
                       &ISmObserver::on_memory);
-      (void)ws;
-    }
     return;
   }
   finish_access(r.warp_slot, acc, now);
