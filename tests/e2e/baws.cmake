@@ -17,3 +17,17 @@ foreach(w ${baws_workloads})
 endforeach()
 simtsync_e2e(list_baws_issue 0 "mwf_gto" ${exe} list)
 simtsync_e2e(list_baws_fetch 0 "fewest I-buffer entries" ${exe} list)
+
+# At test size most of these kernels put one CTA on each SM, where MWF orders like its base
+# policy; with more CTAs (3 per SM) the CTA order matters (the cycles differ from LRR/GTO).
+set(baws_multi_sp run sp --size test --set workload.ctas=45 --set workload.nvec=45)
+set(baws_multi_pvc run pvc --size test --set workload.n=24576)
+foreach(w sp pvc)
+  foreach(pair mwf_lrr:rr mwf_gto:rr mwf_lrr:cff mwf_gto:cff mwf_lrr:fef)
+    string(REPLACE ":" ";" p ${pair})
+    list(GET p 0 issue)
+    list(GET p 1 fetch)
+    simtsync_e2e(${w}_multi_cta_${issue}_${fetch} 0 "VALIDATED" ${exe} ${baws_multi_${w}}
+                 --set sm.warp_scheduler.impl=${issue} --set sm.fetch_policy.impl=${fetch})
+  endforeach()
+endforeach()
