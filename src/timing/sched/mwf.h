@@ -92,6 +92,8 @@ class Mwf final : public IWarpScheduler {
     int index;
   };
 
+  // SchedWarp::warp_id is the warp's SM slot (Sm::issue_one builds it so), which is what
+  // IWarpView is indexed by.
   int cta_of(const SchedWarp& w) const { return warps_ ? warps_->cta_slot(w.warp_id) : -1; }
   bool waits(std::span<const SchedWarp> warps, int i) const {
     return warps_ && warps_->at_barrier(warps[static_cast<size_t>(i)].warp_id);
