@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "config_test_util.h"
+#include "timing/sched/i_warp_scheduler.h"
 
 namespace simtsync::config {
 namespace {
@@ -81,8 +82,8 @@ TEST(GpuSchema, HasTheKeysTheTimingModelReads) {
         "watchdog.max_steps"}) {
     EXPECT_NE(gpu_schema().find(key), nullptr) << key;
   }
-  EXPECT_EQ(gpu_schema().find("sm.warp_scheduler.impl")->choices,
-            (std::vector<std::string>{"lrr", "gto", "glrr", "two_level", "example_hold"}));
+  // The choices are the rows of schedulers.def, in order.
+  EXPECT_EQ(gpu_schema().find("sm.warp_scheduler.impl")->choices, sched::scheduler_names());
 }
 
 TEST(GpuSchema, DefaultsAreAValidConfig) {
