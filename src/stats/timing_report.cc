@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "stats/declared.h"
 
 namespace simtsync::stats {
@@ -105,6 +107,15 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
     kernels.push_back(j);
   }
   g["kernels"] = kernels;
+  {
+    // Warp-phases (stats.warp_phases, seed 002 Eq. 1): RTRU averaged over every phase.
+    std::uint64_t n = 0, sum = 0, max = 0;
+    for (const auto& s : t.sm) n += s.warp_phases, sum += s.rtru_ppm_sum, max = std::max(max, s.rtru_ppm_max);
+    if (n > 0)
+      g["warp_phases"] = {{"phases", n},
+                          {"mean_rtru", static_cast<double>(sum) / 1e6 / static_cast<double>(n)},
+                          {"max_rtru", static_cast<double>(max) / 1e6}};
+  }
   g["mem"] = to_json<mem::SimpleMemoryStats>(t.mem, mem::kMemSummaryFields);
   g["shared"] = to_json<mem::SharedStats>(t.shared, mem::kSharedStatFields);
   if (t.has_hierarchy) g["memory"] = hierarchy_json(t.hier);
@@ -206,6 +217,12 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
   row("mem.atomic_wait", fmt::format("{}", t.mem.atomic_wait_cycles),
       "cycles atomics waited for their address's atomic unit");
   row("mem.refused", fmt::format("{}", t.mem.refused), "requests refused by a full memory queue");
+  if (g.contains("warp_phases"))
+    row("warp_phases.mean_rtru",
+        fmt::format("{:.3f} ({} phases)", g["warp_phases"]["mean_rtru"].get<double>(),
+                    g["warp_phases"]["phases"].get<std::uint64_t>()),
+        "RTRU averaged over warp-phases (seed 002 Eq. 1), max " +
+            fmt::format("{:.3f}", g["warp_phases"]["max_rtru"].get<double>()));
   out +=
       plugin_rows(fmt::format("{}.", t.issue_policy), t.issue_stats, sum_policy(t, t.issue_stats));
   out += plugin_rows(fmt::format("fetch.{}.", t.fetch_policy), t.fetch_stats,

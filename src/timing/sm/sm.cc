@@ -34,6 +34,10 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
     ctx.counters = stats_.sched[s].policy.data();
     scheds_.push_back(sched::make_scheduler(p_.scheduler, ctx));
   }
+  if (p_.track_warp_phases) {
+    phases_ = std::make_unique<sched::WarpPhaseTracker>(this);
+    events_.subscribe(phases_.get());
+  }
   stats_.fetch_policy.assign(sched::fetch_policy_stats(p_.fetch_policy.impl).size(), 0);
   {
     sched::PolicyContext ctx;
@@ -60,6 +64,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
 }
 
 void Sm::account_skipped(Cycle cycles) {
+  fold_phases();
   if (live_ctas_ == 0 || cycles == 0) return;
   stats_.active_cycles += cycles;
   for (size_t s = 0; s < last_stall_.size(); ++s)
@@ -119,6 +124,7 @@ int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threa
 }
 
 std::vector<int> Sm::take_completed() {
+  fold_phases();
   std::vector<int> out;
   out.swap(completed_);
   return out;
@@ -419,6 +425,22 @@ unsigned Sm::cta_warps(int c) const {
   unsigned n = 0;
   for (int s : ctas_[static_cast<size_t>(c)].warp_slots) n += live(s) ? 1 : 0;
   return n;
+}
+
+}  // namespace simtsync::sm
+
+namespace simtsync::sm {
+
+void Sm::fold_phases() {
+  if (!phases_) return;
+  const auto& ph = phases_->phases();
+  SmStats& st = stats_;
+  for (; phases_folded_ < ph.size(); ++phases_folded_) {
+    const auto ppm = static_cast<std::uint64_t>(ph[phases_folded_].rtru * 1e6 + 0.5);
+    ++st.warp_phases;
+    st.rtru_ppm_sum += ppm;
+    st.rtru_ppm_max = std::max(st.rtru_ppm_max, ppm);
+  }
 }
 
 }  // namespace simtsync::sm

@@ -26,6 +26,7 @@
 #include "timing/sched/context.h"
 #include "timing/sched/i_fetch_policy.h"
 #include "timing/sched/i_warp_scheduler.h"
+#include "timing/sched/warp_phase_tracker.h"
 #include "timing/sm/events.h"
 #include "timing/sm/icache.h"
 #include "timing/sm/scoreboard.h"
@@ -100,6 +101,8 @@ class Sm final : public sched::IWarpView {
   std::uint8_t* lock_bits() { return lock_bits_.data(); }
   // Earliest future cycle at which this SM could make progress without outside events.
   Cycle next_event(Cycle now) const;
+  // The SM's counters. Warp-phase totals (stats.warp_phases) are folded in when CTAs complete
+  // and when skipped cycles are charged (the GPU does both at the end of a launch).
   const SmStats& stats() const { return stats_; }
   const ICacheStats& icache_stats() const { return icache_.stats(); }
   const mem::SharedStats& shared_stats() const { return shared_.stats(); }
@@ -183,6 +186,9 @@ class Sm final : public sched::IWarpView {
   SmOutbox port_;
   ICache icache_;
   EventBus events_;
+  std::unique_ptr<sched::WarpPhaseTracker> phases_;  // stats.warp_phases
+  std::size_t phases_folded_ = 0;
+  void fold_phases();
   sched::SharedUnits shared_units_;
   std::vector<WarpSlot> slots_;
   std::vector<CtaSlot> ctas_;

@@ -56,6 +56,7 @@ struct SmParams {
   unsigned shared_lock_bits = 1024;  // sm.shared.lock_bits
   unsigned const_latency = 8;        // mem.const_cache.latency (kernel parameters)
   unsigned ldst_queue = 8;           // memory instructions waiting in the LD/ST unit
+  bool track_warp_phases = false;    // stats.warp_phases: RTRU per warp-phase (seed 002)
 };
 
 }  // namespace simtsync::sm

@@ -51,6 +51,9 @@ struct SmStats {
   std::uint64_t ctas_completed = 0;
   std::vector<SchedStats> sched;
   std::vector<std::uint64_t> fetch_policy;  // the fetch policy's declared statistics
+  // Warp-phases (stats.warp_phases): phases ended, and RTRU summed in millionths (so it sums
+  // like the other counters) with its maximum.
+  std::uint64_t warp_phases = 0, rtru_ppm_sum = 0, rtru_ppm_max = 0;
 };
 
 inline constexpr const char* kUnitNames[] = {"sp", "sfu", "dp", "ldst"};
@@ -67,6 +70,9 @@ inline constexpr StatField<SmStats> kSmStatFields[] = {
     SIMTSYNC_STAT(SmStats, shared_conflict_cycles, "shared-memory bank-conflict cycles"),
     SIMTSYNC_STAT(SmStats, memory_refusals, "times the LD/ST unit found the memory port full"),
     SIMTSYNC_STAT(SmStats, ctas_completed, "CTAs completed"),
+    SIMTSYNC_STAT(SmStats, warp_phases, "warp-phases ended (stats.warp_phases)"),
+    SIMTSYNC_STAT(SmStats, rtru_ppm_sum, "RTRU of every warp-phase summed, in millionths"),
+    SIMTSYNC_STAT_MAX(SmStats, rtru_ppm_max, "largest RTRU of a warp-phase, in millionths"),
 };
 
 inline constexpr StatField<SchedStats> kSchedStatFields[] = {
