@@ -266,7 +266,7 @@ void add_misc(Schema& s) {
              "and critical warps (seed 002 Eq. 1); costs an event per issued instruction",
              "seed 002 sec. 3")
       .add_int("compile.registers_per_thread", 0, 0, 255,
-            "Registers per thread for occupancy (0: take the count from ptxas -v)", "issue 3")
+               "Registers per thread for occupancy (0: take the count from ptxas -v)", "issue 3")
       .add_int("watchdog.max_cycles", 0, 0, kNoLimit,
                "Timing mode: stop with a suspected-livelock report at this cycle (0: no limit)",
                "issue 3")

@@ -110,7 +110,8 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
   {
     // Warp-phases (stats.warp_phases, seed 002 Eq. 1): RTRU averaged over every phase.
     std::uint64_t n = 0, sum = 0, max = 0;
-    for (const auto& s : t.sm) n += s.warp_phases, sum += s.rtru_ppm_sum, max = std::max(max, s.rtru_ppm_max);
+    for (const auto& s : t.sm)
+      n += s.warp_phases, sum += s.rtru_ppm_sum, max = std::max(max, s.rtru_ppm_max);
     if (n > 0)
       g["warp_phases"] = {{"phases", n},
                           {"mean_rtru", static_cast<double>(sum) / 1e6 / static_cast<double>(n)},
