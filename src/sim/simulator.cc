@@ -35,10 +35,6 @@ std::vector<std::pair<std::string, std::string>> config_sets(const SimOptions& o
 
 }  // namespace
 
-bool is_simulator_key(const std::string& key) {
-  return key.rfind("workload.", 0) != 0;
-}
-
 Simulator::Simulator(const SimOptions& o)
     : mode_(o.mode), config_(config::Config::load(config::gpu_schema(), o.config, config_sets(o))) {
   if (mode_ != "functional" && mode_ != "timing")

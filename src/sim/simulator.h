@@ -67,8 +67,4 @@ class Simulator {
   ModuleHook hook_;
 };
 
-// The --set keys a Simulator reads (GPU schema keys and the func./compile. keys above); callers
-// use it to split their own keys from the simulator's.
-bool is_simulator_key(const std::string& key);
-
 }  // namespace simtsync::sim
