@@ -94,6 +94,9 @@ int cmd_run(const RunOptions& o, const std::string& json_path, const std::string
   }
   fmt::print("statistics:\n{}", stats::exec_stats_table(r.stats, r.warp_size));
   if (!r.timing_table.empty()) fmt::print("timing ({}):\n{}", r.config_name, r.timing_table);
+  if (o.mode == "functional")
+    fmt::print("  {:<22} {:>16}  {}\n", "energy", "not estimated",
+               "the functional mode has no timing events (use --mode timing)");
   fmt::print("  {:<22} {:>16.3f}  {}\n", "seconds", r.seconds, "wall time of the host driver");
   fmt::print("  {:<22} {:>16.3f}  {}\n", "sim_seconds", r.sim_seconds,
              "of which simulating kernels");

@@ -302,6 +302,7 @@ Schema build_gpu_schema(void (*add_families)(Schema&)) {
   add_latencies(s);
   add_memory(s);
   add_hierarchy(s);
+  add_energy_keys(s);
   add_misc(s);
   return s;
 }

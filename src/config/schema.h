@@ -55,6 +55,8 @@ class Schema {
 // The fixed keys of the GPU model, with the plug-in families' keys (issue and fetch policies,
 // reconvergence units, CTA dispatchers) added by `add_families` after the SM front end.
 Schema build_gpu_schema(void (*add_families)(Schema&));
+// The energy model's keys (energy.*), part of the GPU schema (config/energy_schema.cc).
+void add_energy_keys(Schema& s);
 // The built-in schema of the GPU model, built once from the fixed keys and every plug-in
 // family's .def table (defined in the timing library: src/timing/gpu/gpu_params.cc).
 const Schema& gpu_schema();

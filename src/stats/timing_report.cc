@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "stats/declared.h"
+#include "stats/energy_report.h"
 
 namespace simtsync::stats {
 namespace {
@@ -120,6 +121,7 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
   g["mem"] = to_json<mem::SimpleMemoryStats>(t.mem, mem::kMemSummaryFields);
   g["shared"] = to_json<mem::SharedStats>(t.shared, mem::kSharedStatFields);
   if (t.has_hierarchy) g["memory"] = hierarchy_json(t.hier);
+  g["energy"] = energy_json(t);
   return g;
 }
 
@@ -248,6 +250,7 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
                     m["avg_latency"]["dram"].get<double>()),
         "average transaction round trip by serving level, core cycles");
   }
+  out += energy_rows(g["energy"]);
   return out;
 }
 

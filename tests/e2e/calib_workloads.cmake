@@ -44,3 +44,20 @@ foreach(ways 1 3 8 32)
 endforeach()
 simtsync_e2e(calib_mb_bank_ways_range 2 "workload.ways.*out of range" ${exe} run mb_bank ${t}
              --set workload.ways=33)
+
+# The energy model's microbenchmark (mb_power) and energy in every timing run (docs/energy.md).
+foreach(op 0 1 2)
+  simtsync_e2e(calib_mb_power_op${op} 0 "VALIDATED: 256 threads x 32 iterations" ${exe}
+               run mb_power ${t} --set workload.op=${op})
+endforeach()
+simtsync_e2e(calib_mb_power_functional 0 "VALIDATED" ${exe} run mb_power ${t} --mode functional
+             --set workload.op=1)
+simtsync_e2e(calib_list_mb_power 0 "mb_power \\(microbenchmark\\)" ${exe} list mb_power)
+simtsync_e2e(energy_table 0 "energy.avg_power +[0-9.]+ W" ${exe} run vecadd ${t})
+simtsync_e2e(energy_functional 0 "energy +not estimated" ${exe} run vecadd ${t} --mode functional)
+simtsync_e2e(energy_negative_coefficient 2 "energy.sm.fp32_pj" ${exe} run vecadd ${t}
+             --set energy.sm.fp32_pj=-1)
+simtsync_e2e(energy_unknown_key 2 "energy.sm.nosuch" ${exe} run vecadd ${t}
+             --set energy.sm.nosuch=1)
+add_test(NAME e2e.energy_json COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_energy.py ${exe}
+         ${CMAKE_CURRENT_BINARY_DIR}/energy_out)

@@ -183,7 +183,53 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.track_warp_phases = c.get_bool("stats.warp_phases");
   p.watchdog.max_steps = static_cast<std::uint64_t>(c.get_int("watchdog.max_steps"));
   p.watchdog.quiet_cycles = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_cycles"));
+  p.energy = energy_params_from(c);
   return p;
+}
+
+energy::EnergyParams energy_params_from(const config::Config& c) {
+  using E = energy::EnergyParams;
+  static constexpr struct {
+    const char* key;
+    double E::*field;
+  } kKeys[] = {
+      {"energy.sm.int_pj", &E::int_pj},
+      {"energy.sm.imul_pj", &E::imul_pj},
+      {"energy.sm.fp32_pj", &E::fp32_pj},
+      {"energy.sm.fp64_pj", &E::fp64_pj},
+      {"energy.sm.sfu_pj", &E::sfu_pj},
+      {"energy.sm.lane_pj", &E::lane_pj},
+      {"energy.sm.inst_pj", &E::inst_pj},
+      {"energy.sm.branch_pj", &E::branch_pj},
+      {"energy.sm.ldst_pj", &E::ldst_pj},
+      {"energy.sm.rf_read_pj", &E::rf_read_pj},
+      {"energy.sm.rf_write_pj", &E::rf_write_pj},
+      {"energy.sm.icache_pj", &E::icache_pj},
+      {"energy.sm.icache_fill_pj", &E::icache_fill_pj},
+      {"energy.sm.ibuffer_pj", &E::ibuffer_pj},
+      {"energy.sm.sched_pj", &E::sched_pj},
+      {"energy.sm.shared_pj", &E::shared_pj},
+      {"energy.sm.l1_pj", &E::l1_pj},
+      {"energy.sm.l1_fill_pj", &E::l1_fill_pj},
+      {"energy.sm.const_pj", &E::const_pj},
+      {"energy.sm.const_fill_pj", &E::const_fill_pj},
+      {"energy.mem.flit_pj", &E::flit_pj},
+      {"energy.mem.l2_pj", &E::l2_pj},
+      {"energy.mem.l2_fill_pj", &E::l2_fill_pj},
+      {"energy.mem.atomic_pj", &E::atomic_pj},
+      {"energy.mem.dram_activate_pj", &E::dram_activate_pj},
+      {"energy.mem.dram_precharge_pj", &E::dram_precharge_pj},
+      {"energy.mem.dram_read_pj_per_byte", &E::dram_read_pj_per_byte},
+      {"energy.mem.dram_write_pj_per_byte", &E::dram_write_pj_per_byte},
+      {"energy.static.sm_active_w", &E::sm_active_w},
+      {"energy.static.sm_idle_w", &E::sm_idle_w},
+      {"energy.static.uncore_w", &E::uncore_w},
+      {"energy.static.dram_w", &E::dram_w},
+      {"energy.static.constant_w", &E::constant_w},
+  };
+  E e;
+  for (const auto& k : kKeys) e.*k.field = c.get_float(k.key);
+  return e;
 }
 
 }  // namespace gpu

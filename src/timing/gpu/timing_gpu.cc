@@ -18,6 +18,8 @@ TimingGpu::TimingGpu(GpuParams p) : p_(std::move(p)), resources_(p_.registers_pe
   totals_.fetch_policy = p_.sm.fetch_policy.impl;
   totals_.issue_stats = sched::scheduler_stats(totals_.issue_policy);
   totals_.fetch_stats = sched::fetch_policy_stats(totals_.fetch_policy);
+  totals_.energy = p_.energy;
+  totals_.core_clock_mhz = p_.core_clock_mhz;
 }
 
 void Launch::dispatch() {

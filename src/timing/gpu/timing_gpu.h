@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "energy/energy_params.h"
 #include "func/launch_backend.h"
 #include "func/watchdog.h"
 #include "simt/registry.h"
@@ -39,9 +40,11 @@ struct GpuParams {
   func::WatchdogOptions watchdog;
   simt::UnitChoice reconvergence = simt::reconvergence_choice("ipdom_stack");
   DispatchParams dispatch;
+  energy::EnergyParams energy;  // energy.*
 };
 
 GpuParams gpu_params_from(const config::Config& c);
+energy::EnergyParams energy_params_from(const config::Config& c);
 
 // One launch, for per-kernel statistics.
 struct KernelRecord {
@@ -75,6 +78,10 @@ struct TimingTotals {
   std::vector<config::StatDecl> issue_stats, fetch_stats;
   KernelResources last_resources;
   unsigned last_occupancy_ctas = 0;     // CTAs per SM of the last launch
+  // The energy model's coefficients and the clock its cycles count at (stats/ estimates the
+  // energy from these and the counters above: src/energy).
+  energy::EnergyParams energy;
+  double core_clock_mhz = 0;
 };
 
 class TimingGpu final : public func::ILaunchBackend {

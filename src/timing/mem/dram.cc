@@ -39,7 +39,10 @@ void DramChannel::issue(std::size_t i, std::uint64_t now) {
     ++stats_.row_hits;
   } else {
     ++stats_.row_misses;
-    if (b.open) t = std::max(t, b.act + p_.tRAS) + p_.tRP;  // precharge, then wait tRP
+    if (b.open) {
+      t = std::max(t, b.act + p_.tRAS) + p_.tRP;  // precharge, then wait tRP
+      ++stats_.precharges;
+    }
     if (b.activated) t = std::max(t, b.act + p_.tRC);
     if (any_act_) t = std::max(t, last_act_ + p_.tRRD);
     b.act = last_act_ = t;
@@ -57,6 +60,7 @@ void DramChannel::issue(std::size_t i, std::uint64_t now) {
   const std::uint64_t start = std::max(t + (r.write ? p_.tWL : p_.tCL), bus_free_);
   bus_free_ = start + bursts * burst_cycles;
   stats_.bus_busy_cycles += bursts * burst_cycles;
+  (r.write ? stats_.write_bytes : stats_.read_bytes) += bursts * beat_bytes;
   if (r.write) {
     ++stats_.writes;
   } else {

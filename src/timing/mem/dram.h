@@ -25,6 +25,8 @@ struct DramStats {
   std::uint64_t cycles = 0;                    // DRAM cycles this channel existed for
   std::uint64_t queue_refusals = 0;
   std::uint64_t latency_sum = 0;  // DRAM cycles from arrival to last beat (reads)
+  std::uint64_t precharges = 0;   // rows closed to open another (energy model)
+  std::uint64_t read_bytes = 0, write_bytes = 0;  // moved on the data bus, whole bursts
 };
 
 inline constexpr StatField<DramStats> kDramStatFields[] = {
@@ -36,6 +38,9 @@ inline constexpr StatField<DramStats> kDramStatFields[] = {
     SIMTSYNC_STAT(DramStats, cycles, "DRAM cycles of all channels"),
     SIMTSYNC_STAT(DramStats, queue_refusals, "requests refused: the scheduler queue was full"),
     SIMTSYNC_STAT(DramStats, latency_sum, "DRAM cycles from arrival to last beat, reads summed"),
+    SIMTSYNC_STAT(DramStats, precharges, "row precharges (an open row closed for another)"),
+    SIMTSYNC_STAT(DramStats, read_bytes, "bytes read on the data bus (whole bursts)"),
+    SIMTSYNC_STAT(DramStats, write_bytes, "bytes written on the data bus (whole bursts)"),
 };
 
 class DramChannel {

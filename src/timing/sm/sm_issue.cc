@@ -4,10 +4,30 @@
 // become visible to dependent instructions after the op class's latency (scoreboard), memory
 // results when the response returns.
 #include <algorithm>
+#include <iterator>
 
 #include "timing/sm/sm.h"
 
 namespace simtsync::sm {
+namespace {
+
+// Energy activity of an issued instruction (src/energy): its op class and active lanes, and its
+// register operands (sources, the address register and the guard predicate read; destinations
+// written), one register-file access per operand per warp.
+void count_activity(SmStats& st, const func::ExecInst& in, OpClass oc, std::uint64_t lanes) {
+  static_assert(static_cast<std::size_t>(OpClass::kCount) == std::size(SmStats{}.op_warps));
+  ++st.op_warps[static_cast<int>(oc)];
+  st.op_lanes[static_cast<int>(oc)] += lanes;
+  std::uint64_t reads = in.guard != func::kNoReg ? 1 : 0;
+  for (unsigned k = 0; k < in.nsrc; ++k) reads += in.src[k].kind == func::Src::Kind::kReg ? 1 : 0;
+  reads += in.mem.base == func::MemRef::Base::kReg ? 1 : 0;
+  std::uint64_t writes = 0;
+  for (unsigned k = 0; k < in.ndst; ++k) writes += in.dst[k] != func::kNoReg ? 1 : 0;
+  st.rf_reads += reads;
+  st.rf_writes += writes;
+}
+
+}  // namespace
 
 bool Sm::issue(Cycle now) {
   bool any = false;
@@ -137,7 +157,9 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   note_ready(*pipe);
   stats_.unit_busy[static_cast<int>(uk)] += occupancy;
   ++stats_.warp_instructions;
-  stats_.thread_instructions += static_cast<std::uint64_t>(func::popcount(w.simt->active()));
+  const auto lanes = static_cast<std::uint64_t>(func::popcount(w.simt->active()));
+  stats_.thread_instructions += lanes;
+  count_activity(stats_, in, oc, lanes);
   func::MemAccess* acc = is_mem ? alloc_access() : nullptr;
   ++ws.issued;
   func::StepInfo info;

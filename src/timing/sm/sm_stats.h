@@ -43,6 +43,12 @@ struct SmStats {
   std::uint64_t warp_instructions = 0;
   std::uint64_t thread_instructions = 0;
   std::uint64_t unit_busy[4] = {};        // per UnitKind: pipeline-cycles occupied
+  // Activity for the energy model (src/energy): warp instructions and their active lanes per op
+  // class (OpClass order), and register-file operand accesses. One access is one register of
+  // one warp: a bank row holds a register for all lanes, so it is read (written) whole whatever
+  // the active mask; lane-proportional energy is charged per active lane instead (op_lanes).
+  std::uint64_t op_warps[9] = {}, op_lanes[9] = {};
+  std::uint64_t rf_reads = 0, rf_writes = 0;
   std::uint64_t ibuffer_fills = 0;        // instructions fetched into I-buffers
   std::uint64_t ibuffer_flushes = 0;      // control transfers that emptied an I-buffer
   std::uint64_t icache_stall_cycles = 0;  // warp-cycles waiting for an I-cache fill
@@ -57,6 +63,9 @@ struct SmStats {
 };
 
 inline constexpr const char* kUnitNames[] = {"sp", "sfu", "dp", "ldst"};
+// OpClass order (sm_params.h).
+inline constexpr const char* kOpClassNames[] = {"int", "imul", "idiv", "fp", "fpdiv",
+                                                "dp",  "sfu",  "ctrl", "mem"};
 
 inline constexpr StatField<SmStats> kSmStatFields[] = {
     SIMTSYNC_STAT(SmStats, active_cycles, "cycles with at least one CTA resident"),
@@ -64,6 +73,11 @@ inline constexpr StatField<SmStats> kSmStatFields[] = {
     SIMTSYNC_STAT(SmStats, thread_instructions, "thread instructions issued (active threads)"),
     SIMTSYNC_STAT_ARRAY(SmStats, unit_busy, kUnitNames,
                         "pipeline-cycles the unit class was occupied"),
+    SIMTSYNC_STAT_ARRAY(SmStats, op_warps, kOpClassNames, "warp instructions issued by op class"),
+    SIMTSYNC_STAT_ARRAY(SmStats, op_lanes, kOpClassNames,
+                        "active lanes of the warp instructions issued, by op class"),
+    SIMTSYNC_STAT(SmStats, rf_reads, "register operands read, one per warp access"),
+    SIMTSYNC_STAT(SmStats, rf_writes, "register operands written, one per warp access"),
     SIMTSYNC_STAT(SmStats, ibuffer_fills, "instructions fetched into I-buffers"),
     SIMTSYNC_STAT(SmStats, ibuffer_flushes, "I-buffers emptied by control transfers"),
     SIMTSYNC_STAT(SmStats, icache_stall_cycles, "warp-cycles waiting for an I-cache fill"),

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""check_energy.py SIMTSYNC OUTDIR: every timing run reports energy (docs/energy.md).
+
+stats.gpu.energy in the JSON: components sum to the total, power = energy / time, an ALU-bound
+kernel's dynamic energy is the SMs', a DRAM-bound kernel's is mostly the memory system's, the
+CSV carries the same numbers, and the functional mode says it estimates none."""
+import json, os, subprocess, sys
+
+exe, out = sys.argv[1], sys.argv[2]
+os.makedirs(out, exist_ok=True)
+
+
+def run(name, *args):
+    path = os.path.join(out, name + ".json")
+    csv = os.path.join(out, name + ".csv")
+    subprocess.run([exe, "run", *args, "--json", path, "--csv", csv], check=True,
+                   stdout=subprocess.DEVNULL)
+    return json.load(open(path)), open(csv).read()
+
+
+def energy(j):
+    e = j["stats"]["gpu"]["energy"]
+    parts = sum(e["dynamic"].values()) + sum(e["static"].values())
+    assert abs(parts - e["total_j"]) <= 1e-9 * e["total_j"], (parts, e["total_j"])
+    assert abs(e["sm_dynamic_j"] + e["memory_dynamic_j"] - e["dynamic_j"]) <= 1e-9 * e["total_j"]
+    assert abs(e["avg_power_w"] * e["seconds"] - e["total_j"]) <= 1e-9 * e["total_j"]
+    assert e["seconds"] > 0 and e["total_j"] > 0 and e["memory_model_counted"] is True
+    return e
+
+
+alu, csv = run("alu", "mb_power", "--size", "test", "--set", "workload.iters=64")
+e = energy(alu)
+assert e["sm_dynamic_j"] > 20 * e["memory_dynamic_j"], e
+assert e["dynamic"]["fp32"] > 0 and e["dynamic"]["dram"] < e["dynamic"]["fp32"]
+assert "gpu.energy.total_j," in csv and "gpu.energy.static.sm_idle," in csv
+assert e["events"]["warp_instructions"] == alu["warp_instructions"]
+
+dram, _ = run("dram", "mb_stream", "--size", "test", "--set", "workload.n=65536")
+e = energy(dram)
+memory = e["memory_dynamic_j"] + e["dynamic"]["l1"]
+assert memory > 0.5 * e["dynamic_j"], e
+assert e["dynamic"]["dram"] > e["dynamic"]["fp32"]
+
+for cfg in ("gtx1080ti", "qv100", "fx5800", "tesla_c2050", "tiny"):
+    j, _ = run("vecadd_" + cfg, "vecadd", "--size", "test", "--config", cfg)
+    energy(j)
+
+func, _ = run("functional", "vecadd", "--size", "test", "--mode", "functional")
+assert "gpu" not in func["stats"] and func["stats"]["energy"]["estimated"] is False
+print("energy checks passed")

@@ -1,0 +1,253 @@
+// The energy model: each counted event on tiny kernels on the `tiny` config, with its energy
+// computed by hand; the components sum to the total; an idle SM costs static power only; bad
+// coefficients are config errors naming the key.
+#include "energy/energy_model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/error.h"
+#include "config/config.h"
+#include "config/schema.h"
+#include "energy/energy_counts.h"
+#include "func/device.h"
+#include "ptx/parser.h"
+#include "stats/energy_report.h"
+#include "timing/gpu/timing_gpu.h"
+
+namespace simtsync::energy {
+namespace {
+
+gpu::GpuParams tiny(std::vector<std::pair<std::string, std::string>> sets = {}) {
+  gpu::GpuParams p = gpu::gpu_params_from(config::Config::load(config::gpu_schema(), "tiny", sets));
+  p.registers_per_thread = 16;  // no ptxas needed
+  return p;
+}
+
+// One warp of straight-line code: every op kind once, one store.
+constexpr const char* kMix = R"(
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry mix(.param .u64 out)
+{
+  .reg .b32 %r<6>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  add.s32 %r2, %r1, %r1;
+  mul.lo.s32 %r3, %r2, %r1;
+  mov.f32 %f1, 0f3F800000;
+  add.f32 %f2, %f1, %f1;
+  sin.approx.f32 %f3, %f2;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.f32 [%rd3], %f3;
+  ret;
+}
+)";
+
+struct RunResult {
+  gpu::TimingTotals totals;
+  EnergyCounts counts;
+};
+
+RunResult run(const char* ptx, const char* kernel, unsigned ctas, unsigned threads,
+              const gpu::GpuParams& p = tiny()) {
+  gpu::TimingGpu g(p);
+  func::Device dev;
+  dev.set_backend(&g);
+  const Addr out = dev.malloc(std::size_t{ctas} * threads * 4 + 4);
+  const int m = dev.load_module(ptx::parse_module(ptx, "test.ptx"));
+  dev.launch(m, kernel, {ctas, 1, 1}, {threads, 1, 1}, func::KernelArgs().add(out));
+  RunResult r;
+  r.totals = g.totals();
+  r.counts = counts_from(r.totals);
+  return r;
+}
+
+TEST(EnergyCounts, EachInstructionKindOnOneWarp) {
+  const RunResult r = run(kMix, "mix", 1, 32);
+  const EnergyCounts& c = r.counts;
+  EXPECT_EQ(c.warp_instructions, 11u);
+  EXPECT_EQ(c.lanes, 11u * 32);
+  // int: mov, add.s32, add.s64, mov.u32 (tid); imul: mul.lo, mul.wide; fp32: mov.f32, add.f32.
+  EXPECT_EQ(c.int_warps, 5u);  // three int + two imul
+  EXPECT_EQ(c.int_lanes, 3u * 32);
+  EXPECT_EQ(c.imul_lanes, 2u * 32);
+  EXPECT_EQ(c.fp32_warps, 2u);
+  EXPECT_EQ(c.fp32_lanes, 2u * 32);
+  EXPECT_EQ(c.sfu_warps, 1u);
+  EXPECT_EQ(c.sfu_lanes, 32u);
+  EXPECT_EQ(c.fp64_lanes, 0u);
+  EXPECT_EQ(c.mem_warps, 2u);     // ld.param, st.global
+  EXPECT_EQ(c.branch_warps, 1u);  // ret
+  EXPECT_EQ(c.stores, 1u);
+  // Register reads per warp: add.s32 2, mul.lo 2, add.f32 2, sin 1, mul.wide 1, add.s64 2,
+  // st 2 (address, value) = 12. Writes: every instruction but st and ret = 9.
+  EXPECT_EQ(c.rf_reads, 12u);
+  EXPECT_EQ(c.rf_writes, 9u);
+  // The store: one L1 lookup (write) and one L2 access; I-cache misses fill from L2 too.
+  EXPECT_EQ(c.l1_accesses, 1u);
+  EXPECT_EQ(c.l2_accesses, 1u + c.icache_misses);
+  EXPECT_GE(c.flits, 2u);
+  EXPECT_GT(c.icache_accesses, 0u);
+  EXPECT_GT(c.icache_misses, 0u);
+  EXPECT_GE(c.ibuffer_fills, 11u);
+  EXPECT_GT(c.sched_cycles, 0u);
+  EXPECT_EQ(c.num_sms, 2u);
+}
+
+TEST(EnergyModel, HandComputedEnergyOfTheMixKernel) {
+  const RunResult r = run(kMix, "mix", 1, 32);
+  const EnergyParams& p = r.totals.energy;
+  const EnergyCounts& c = r.counts;
+  const EnergyReport e = estimate(c, p, 700);
+  auto dyn = [&](Dyn d) { return e.dynamic_j[static_cast<int>(d)] * 1e12; };  // pJ
+  EXPECT_NEAR(dyn(Dyn::kInt), 96 * p.int_pj + 64 * p.imul_pj, 1e-6);
+  EXPECT_NEAR(dyn(Dyn::kFp32), 64 * p.fp32_pj, 1e-6);
+  EXPECT_NEAR(dyn(Dyn::kSfu), 32 * p.sfu_pj, 1e-6);
+  EXPECT_NEAR(dyn(Dyn::kFp64), 0.0, 1e-9);
+  EXPECT_NEAR(dyn(Dyn::kRegfile), 12 * p.rf_read_pj + 9 * p.rf_write_pj, 1e-6);
+  EXPECT_NEAR(dyn(Dyn::kPipeline),
+              352 * p.lane_pj + 11 * p.inst_pj + 1 * p.branch_pj + 2 * p.ldst_pj, 1e-6);
+  EXPECT_NEAR(dyn(Dyn::kL1), 1 * p.l1_pj + static_cast<double>(c.l1_misses) * p.l1_fill_pj, 1e-6);
+  EXPECT_NEAR(dyn(Dyn::kIcnt), static_cast<double>(c.flits) * p.flit_pj, 1e-6);
+  // Static: the run's SM-cycles at 700 MHz, one SM busy and one idle.
+  const double s = 1.0 / 700e6;
+  EXPECT_NEAR(e.static_j[static_cast<int>(Stat::kSmActive)],
+              static_cast<double>(c.sm_active_cycles) * s * p.sm_active_w, 1e-15);
+  EXPECT_NEAR(e.static_j[static_cast<int>(Stat::kSmIdle)],
+              static_cast<double>(c.sm_idle_cycles) * s * p.sm_idle_w, 1e-15);
+  EXPECT_NEAR(e.seconds, static_cast<double>(c.cycles) * s, 1e-18);
+}
+
+TEST(EnergyModel, EveryCoefficientChargesItsEvent) {
+  // One of each event, each coefficient a distinct power of two: the total identifies them.
+  EnergyCounts c;
+  c.int_lanes = 1, c.imul_lanes = 1, c.fp32_lanes = 1, c.fp64_lanes = 1, c.sfu_lanes = 1;
+  c.lanes = 1, c.warp_instructions = 1, c.branch_warps = 1, c.mem_warps = 1;
+  c.rf_reads = 1, c.rf_writes = 1, c.icache_accesses = 1, c.icache_misses = 1;
+  c.ibuffer_fills = 1, c.sched_cycles = 1, c.shared_accesses = 1, c.shared_conflict_cycles = 1;
+  c.l1_accesses = 1, c.l1_misses = 1, c.const_accesses = 1, c.const_misses = 1;
+  c.l2_accesses = 1, c.l2_writebacks = 1, c.l2_misses = 1, c.flits = 1, c.atomic_ops = 1;
+  c.dram_activates = 1, c.dram_precharges = 1, c.dram_read_bytes = 1, c.dram_write_bytes = 1;
+  EnergyParams p;
+  double* f[] = {&p.int_pj,
+                 &p.imul_pj,
+                 &p.fp32_pj,
+                 &p.fp64_pj,
+                 &p.sfu_pj,
+                 &p.lane_pj,
+                 &p.inst_pj,
+                 &p.branch_pj,
+                 &p.ldst_pj,
+                 &p.rf_read_pj,
+                 &p.rf_write_pj,
+                 &p.icache_pj,
+                 &p.icache_fill_pj,
+                 &p.ibuffer_pj,
+                 &p.sched_pj,
+                 &p.shared_pj,
+                 &p.l1_pj,
+                 &p.l1_fill_pj,
+                 &p.const_pj,
+                 &p.const_fill_pj,
+                 &p.flit_pj,
+                 &p.l2_pj,
+                 &p.l2_fill_pj,
+                 &p.atomic_pj,
+                 &p.dram_activate_pj,
+                 &p.dram_precharge_pj,
+                 &p.dram_read_pj_per_byte,
+                 &p.dram_write_pj_per_byte};
+  double expect = 0;
+  for (std::size_t i = 0; i < std::size(f); ++i) {
+    *f[i] = std::ldexp(1.0, static_cast<int>(i));
+    // shared passes and L2 lookups + write-backs are two events each
+    const bool twice = f[i] == &p.shared_pj || f[i] == &p.l2_pj;
+    expect += *f[i] * (twice ? 2 : 1);
+  }
+  const EnergyReport e = estimate(c, p, 1000);
+  EXPECT_DOUBLE_EQ(e.dynamic_total_j * 1e12, expect);
+  EXPECT_DOUBLE_EQ(e.static_total_j, 0.0);  // no cycles
+}
+
+TEST(EnergyModel, StaticPowerOverTime) {
+  EnergyCounts c;
+  c.cycles = 1'000'000;  // 1 ms at 1 GHz
+  c.sm_active_cycles = 1'000'000;
+  c.sm_idle_cycles = 3'000'000;  // three idle SMs
+  c.warp_instructions = 1000;
+  EnergyParams p;
+  p.sm_active_w = 2, p.sm_idle_w = 1, p.uncore_w = 10, p.dram_w = 5, p.constant_w = 20;
+  const EnergyReport e = estimate(c, p, 1000);
+  EXPECT_DOUBLE_EQ(e.seconds, 1e-3);
+  EXPECT_NEAR(e.static_j[static_cast<int>(Stat::kSmActive)], 2e-3, 1e-15);
+  EXPECT_NEAR(e.static_j[static_cast<int>(Stat::kSmIdle)], 3e-3, 1e-15);
+  EXPECT_NEAR(e.total_j, (2 + 3 + 10 + 5 + 20) * 1e-3, 1e-15);
+  EXPECT_NEAR(e.avg_power_w, 40.0, 1e-9);
+  EXPECT_NEAR(e.nj_per_warp_instruction, 40e-3 * 1e9 / 1000, 1e-9);
+}
+
+TEST(EnergyModel, ComponentsSumToTheTotalInTheReport) {
+  const RunResult r = run(kMix, "mix", 4, 64);
+  const nlohmann::json j = stats::energy_json(r.totals);
+  double sum = 0;
+  for (auto& [k, v] : j["dynamic"].items()) sum += v.get<double>();
+  for (auto& [k, v] : j["static"].items()) sum += v.get<double>();
+  EXPECT_GT(j["total_j"].get<double>(), 0.0);
+  EXPECT_NEAR(sum, j["total_j"].get<double>(), 1e-12 * j["total_j"].get<double>());
+  EXPECT_NEAR(j["sm_dynamic_j"].get<double>() + j["memory_dynamic_j"].get<double>(),
+              j["dynamic_j"].get<double>(), 1e-12 * j["total_j"].get<double>());
+  EXPECT_GT(j["avg_power_w"].get<double>(), 0.0);
+  EXPECT_TRUE(j["memory_model_counted"].get<bool>());
+}
+
+TEST(EnergyModel, AnIdleSmCostsStaticPowerOnly) {
+  // One CTA on a two-SM GPU: SM 1 never has a CTA, so it is idle every cycle and no dynamic
+  // counter of its moves.
+  const RunResult r = run(kMix, "mix", 1, 32);
+  const sm::SmStats& idle = r.totals.sm[1];
+  EXPECT_EQ(idle.active_cycles, 0u);
+  EXPECT_EQ(idle.warp_instructions, 0u);
+  EXPECT_EQ(idle.rf_reads + idle.rf_writes, 0u);
+  EXPECT_EQ(r.totals.icache[1].accesses, 0u);
+  EXPECT_EQ(r.counts.sm_idle_cycles,
+            r.counts.cycles + (r.counts.cycles - r.totals.sm[0].active_cycles));
+}
+
+TEST(EnergyModel, EnergyMovesNoCycle) {
+  // Coefficients are read after the run: a run with every coefficient zero takes as long.
+  std::vector<std::pair<std::string, std::string>> zero;
+  for (const auto& k : config::gpu_schema().keys())
+    if (k.key.rfind("energy.", 0) == 0) zero.push_back({k.key, "0"});
+  const RunResult a = run(kMix, "mix", 4, 64);
+  const RunResult b = run(kMix, "mix", 4, 64, tiny(zero));
+  EXPECT_EQ(a.totals.cycles, b.totals.cycles);
+  EXPECT_EQ(estimate(b.counts, b.totals.energy, 700).total_j, 0.0);
+}
+
+TEST(EnergyConfig, NegativeOrHugeCoefficientIsAnErrorNamingTheKey) {
+  for (const char* bad : {"-1", "1e12"}) {
+    try {
+      (void)config::Config::load(config::gpu_schema(), "tiny", {{"energy.sm.fp32_pj", bad}});
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("energy.sm.fp32_pj"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(EnergyConfig, EveryShippedConfigNamesASourceForEachCoefficient) {
+  for (const auto& k : config::gpu_schema().keys()) {
+    if (k.key.rfind("energy.", 0) != 0) continue;
+    EXPECT_FALSE(k.source.empty()) << k.key;
+    EXPECT_FALSE(k.description.empty()) << k.key;
+  }
+}
+
+}  // namespace
+}  // namespace simtsync::energy
