@@ -109,14 +109,35 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
   }
   g["kernels"] = kernels;
   {
-    // Warp-phases (stats.warp_phases, seed 002 Eq. 1): RTRU averaged over every phase.
-    std::uint64_t n = 0, sum = 0, max = 0;
-    for (const auto& s : t.sm)
-      n += s.warp_phases, sum += s.rtru_ppm_sum, max = std::max(max, s.rtru_ppm_max);
-    if (n > 0)
-      g["warp_phases"] = {{"phases", n},
-                          {"mean_rtru", static_cast<double>(sum) / 1e6 / static_cast<double>(n)},
-                          {"max_rtru", static_cast<double>(max) / 1e6}};
+    // Warp-phases (stats.warp_phases, seed 002 sec. 3): RTRU (Eq. 1) averaged over every
+    // phase, exit phases included; the warp-cycles lost waiting for a phase's critical warp as
+    // a share of the warp-cycles of every phase (barrier_wait_fraction: seed 002's
+    // barrier-intensity measure, exit points included, as in its Fig. 1); how often the
+    // critical warp changes from one phase of a CTA to the next (Fig. 6).
+    sm::SmStats w;
+    for (const auto& s : t.sm) {
+      w.warp_phases += s.warp_phases, w.exit_phases += s.exit_phases;
+      w.rtru_ppm_sum += s.rtru_ppm_sum, w.rtru_ppm_max = std::max(w.rtru_ppm_max, s.rtru_ppm_max);
+      w.barrier_wait_cycles += s.barrier_wait_cycles, w.exit_wait_cycles += s.exit_wait_cycles;
+      w.phase_warp_cycles += s.phase_warp_cycles;
+      w.critical_pairs += s.critical_pairs, w.critical_changes += s.critical_changes;
+    }
+    auto ratio = [](std::uint64_t a, std::uint64_t b) {
+      return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+    };
+    if (w.warp_phases > 0)
+      g["warp_phases"] = {
+          {"phases", w.warp_phases},
+          {"exit_phases", w.exit_phases},
+          {"mean_rtru", ratio(w.rtru_ppm_sum, w.warp_phases) / 1e6},
+          {"max_rtru", static_cast<double>(w.rtru_ppm_max) / 1e6},
+          {"barrier_wait_cycles", w.barrier_wait_cycles},
+          {"exit_wait_cycles", w.exit_wait_cycles},
+          {"phase_warp_cycles", w.phase_warp_cycles},
+          {"barrier_wait_fraction",
+           ratio(w.barrier_wait_cycles + w.exit_wait_cycles, w.phase_warp_cycles)},
+          {"barrier_only_wait_fraction", ratio(w.barrier_wait_cycles, w.phase_warp_cycles)},
+          {"critical_change_rate", ratio(w.critical_changes, w.critical_pairs)}};
   }
   g["mem"] = to_json<mem::SimpleMemoryStats>(t.mem, mem::kMemSummaryFields);
   g["shared"] = to_json<mem::SharedStats>(t.shared, mem::kSharedStatFields);
@@ -226,6 +247,12 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
                     g["warp_phases"]["phases"].get<std::uint64_t>()),
         "RTRU averaged over warp-phases (seed 002 Eq. 1), max " +
             fmt::format("{:.3f}", g["warp_phases"]["max_rtru"].get<double>()));
+  if (g.contains("warp_phases"))
+    row("warp_phases.barrier_wait",
+        fmt::format("{:.3f}", g["warp_phases"]["barrier_wait_fraction"].get<double>()),
+        fmt::format("share of warp time waiting at barriers and exit points (seed 002 Fig. 1); "
+                    "critical warp changes in {:.0f}% of phases",
+                    100 * g["warp_phases"]["critical_change_rate"].get<double>()));
   out +=
       plugin_rows(fmt::format("{}.", t.issue_policy), t.issue_stats, sum_policy(t, t.issue_stats));
   out += plugin_rows(fmt::format("fetch.{}.", t.fetch_policy), t.fetch_stats,

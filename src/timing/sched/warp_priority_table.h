@@ -3,7 +3,9 @@
 // barrier releases. One per SM (a shared unit: every scheduler of the SM reads the same
 // table), fed by the SM's events. It also remembers each slot's launch CTA index, which MWF
 // uses to break ties (the smaller CTA id first), and a version that changes on every update
-// (policies cache their order on it).
+// (policies cache their order on it). For SAWS it also keeps each slot's first-hit order: when
+// the first warp of the slot's current warp-phase arrived at the barrier (a sequence number
+// that grows with every first arrival on the SM, so equal cycles keep the arrival order).
 #pragma once
 
 #include <cstdint>
@@ -37,26 +39,36 @@ class WarpPriorityTable final : public ISharedUnit, public sm::ISmObserver {
                : cta_slot;
   }
   std::uint64_t version() const { return version_; }
+  // The first-hit rank of `cta_slot`'s current barrier: smaller hit earlier; 0 when none of its
+  // warps waits.
+  std::uint64_t first_hit(int cta_slot) const {
+    return cta_slot >= 0 && static_cast<size_t>(cta_slot) < rows_.size()
+               ? rows_[static_cast<size_t>(cta_slot)].hit
+               : 0;
+  }
 
   void on_issue(const sm::IssueEvent& e) override {
     if (!e.barrier_arrival || e.cta_slot < 0) return;
     if (warps_ && !warps_->at_barrier(e.slot)) return;  // it released the barrier
-    ++row(e.cta_slot).waiting;
+    Row& r = row(e.cta_slot);
+    if (r.waiting++ == 0) r.hit = ++hits_;
     ++version_;
   }
   void on_barrier_release(const sm::BarrierEvent& e) override {
     if (e.cta_slot < 0) return;
-    row(e.cta_slot).waiting = 0;
+    Row& r = row(e.cta_slot);
+    r.waiting = 0;
+    r.hit = 0;
     ++version_;
   }
   void on_cta_launch(const sm::CtaEvent& e) override {
     if (e.cta_slot < 0) return;
-    row(e.cta_slot) = {0, e.cta};
+    row(e.cta_slot) = {0, e.cta, 0};
     ++version_;
   }
   void on_cta_exit(const sm::CtaEvent& e) override {
     if (e.cta_slot < 0) return;
-    row(e.cta_slot) = {0, -1};
+    row(e.cta_slot) = {0, -1, 0};
     ++version_;
   }
 
@@ -64,6 +76,7 @@ class WarpPriorityTable final : public ISharedUnit, public sm::ISmObserver {
   struct Row {
     unsigned waiting = 0;
     int cta = -1;
+    std::uint64_t hit = 0;  // first-hit rank of the current barrier (0: none waits)
   };
   Row& row(int cta_slot) {
     if (static_cast<size_t>(cta_slot) >= rows_.size())
@@ -74,6 +87,7 @@ class WarpPriorityTable final : public ISharedUnit, public sm::ISmObserver {
   const IWarpView* warps_;
   std::vector<Row> rows_;
   std::uint64_t version_ = 0;
+  std::uint64_t hits_ = 0;
 };
 
 // The SM's table (created and subscribed on first use), or `fallback` when the context has no

@@ -56,6 +56,14 @@ struct CtaEvent {
   std::vector<int> slots;  // the CTA's warp slots
 };
 
+// A warp has finished (its exit committed and its memory drained); its CTA may still run.
+struct WarpExitEvent {
+  Cycle now = 0;
+  int slot = 0;
+  int cta_slot = -1;
+  int cta = -1;
+};
+
 // A warp's memory instruction completed for `lanes` (all of them, or a part when the memory
 // side completes lanes separately); `succeeded`: lanes whose operation succeeded (a
 // compare-and-swap that swapped, a lock bit taken; every lane for other operations).
@@ -76,6 +84,7 @@ class ISmObserver {
   virtual void on_barrier_release(const BarrierEvent& e) { (void)e; }
   virtual void on_cta_launch(const CtaEvent& e) { (void)e; }
   virtual void on_cta_exit(const CtaEvent& e) { (void)e; }
+  virtual void on_warp_exit(const WarpExitEvent& e) { (void)e; }
   virtual void on_memory(const MemoryEvent& e) { (void)e; }
 };
 

@@ -137,6 +137,8 @@ void Sm::check_done(int slot, Cycle now) {
   ws.done = true;
   ++version_;
   CtaSlot& cs = ctas_[static_cast<size_t>(ws.cta_slot)];
+  if (!events_.empty())
+    events_.deliver(WarpExitEvent{now, slot, ws.cta_slot, cs.cta}, &ISmObserver::on_warp_exit);
   for (int s : cs.warp_slots) {
     const WarpSlot& o = slots_[static_cast<size_t>(s)];
     if (!o.done) return;
@@ -433,13 +435,17 @@ namespace simtsync::sm {
 
 void Sm::fold_phases() {
   if (!phases_) return;
-  const auto& ph = phases_->phases();
   SmStats& st = stats_;
-  for (; phases_folded_ < ph.size(); ++phases_folded_) {
-    const auto ppm = static_cast<std::uint64_t>(ph[phases_folded_].rtru * 1e6 + 0.5);
+  for (const auto& p : phases_->take_phases()) {
+    const auto ppm = static_cast<std::uint64_t>(p.rtru * 1e6 + 0.5);
     ++st.warp_phases;
+    st.exit_phases += p.exit ? 1 : 0;
     st.rtru_ppm_sum += ppm;
     st.rtru_ppm_max = std::max(st.rtru_ppm_max, ppm);
+    (p.exit ? st.exit_wait_cycles : st.barrier_wait_cycles) += p.wait;
+    st.phase_warp_cycles += p.span;
+    st.critical_pairs += p.has_previous ? 1 : 0;
+    st.critical_changes += p.critical_changed ? 1 : 0;
   }
 }
 

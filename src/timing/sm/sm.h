@@ -187,7 +187,6 @@ class Sm final : public sched::IWarpView {
   ICache icache_;
   EventBus events_;
   std::unique_ptr<sched::WarpPhaseTracker> phases_;  // stats.warp_phases
-  std::size_t phases_folded_ = 0;
   void fold_phases();
   sched::SharedUnits shared_units_;
   std::vector<WarpSlot> slots_;

@@ -57,9 +57,13 @@ struct SmStats {
   std::uint64_t ctas_completed = 0;
   std::vector<SchedStats> sched;
   std::vector<std::uint64_t> fetch_policy;  // the fetch policy's declared statistics
-  // Warp-phases (stats.warp_phases): phases ended, and RTRU summed in millionths (so it sums
-  // like the other counters) with its maximum.
-  std::uint64_t warp_phases = 0, rtru_ppm_sum = 0, rtru_ppm_max = 0;
+  // Warp-phases (stats.warp_phases): phases ended (exit phases among them), RTRU summed in
+  // millionths (so it sums like the other counters) with its maximum, warp-cycles spent
+  // waiting at barriers and at the exit point for the critical warp, warp-cycles of every phase
+  // (N * maxT), and consecutive phases of a CTA whose critical warp changed.
+  std::uint64_t warp_phases = 0, exit_phases = 0, rtru_ppm_sum = 0, rtru_ppm_max = 0,
+                barrier_wait_cycles = 0, exit_wait_cycles = 0, phase_warp_cycles = 0,
+                critical_pairs = 0, critical_changes = 0;
 };
 
 inline constexpr const char* kUnitNames[] = {"sp", "sfu", "dp", "ldst"};
@@ -85,7 +89,16 @@ inline constexpr StatField<SmStats> kSmStatFields[] = {
     SIMTSYNC_STAT(SmStats, memory_refusals, "times the LD/ST unit found the memory port full"),
     SIMTSYNC_STAT(SmStats, ctas_completed, "CTAs completed"),
     SIMTSYNC_STAT(SmStats, warp_phases, "warp-phases ended (stats.warp_phases)"),
+    SIMTSYNC_STAT(SmStats, exit_phases, "warp-phases that ended at the CTA's exit"),
     SIMTSYNC_STAT(SmStats, rtru_ppm_sum, "RTRU of every warp-phase summed, in millionths"),
+    SIMTSYNC_STAT(SmStats, barrier_wait_cycles,
+                  "warp-cycles waiting at a barrier for the phase's critical warp"),
+    SIMTSYNC_STAT(SmStats, exit_wait_cycles,
+                  "warp-cycles finished, waiting at the exit point for the CTA's last warp"),
+    SIMTSYNC_STAT(SmStats, phase_warp_cycles, "warp-cycles of every warp-phase (N * maxT)"),
+    SIMTSYNC_STAT(SmStats, critical_pairs, "consecutive warp-phases of a CTA"),
+    SIMTSYNC_STAT(SmStats, critical_changes,
+                  "consecutive warp-phases of a CTA with different critical warps"),
     SIMTSYNC_STAT_MAX(SmStats, rtru_ppm_max, "largest RTRU of a warp-phase, in millionths"),
 };
 

@@ -228,6 +228,46 @@ TEST(Mwf, GtoKeepsTheGreedyWarpThenOldest) {
   EXPECT_EQ(order(*s, w), (Order{2, 1, 3, 0}));
 }
 
+// Seed 002 Fig. 13: three CTAs of 4 warps. t0: one warp of TB0 reaches the barrier; t1: two of
+// TB1; t2: three of TB2. MWF moves to TB1 and then TB2; SAWS stays with TB0, which hit first.
+TEST(Saws, KeepsTheFirstHitCtaFirstWhereMwfMovesToTheMostWaiting) {
+  Sm sm(3, 4);
+  for (int c = 0; c < 3; ++c) sm.launch(c, c);
+  auto saws = make_scheduler(scheduler_params("saws"), sm.ctx());
+  auto mwf = make_scheduler(scheduler_params("mwf_gto"), sm.ctx());
+  const auto w = sm.warps();
+  // No barrier hit yet: plain GTO (oldest first).
+  EXPECT_EQ(running(order(*saws, w), sm.view), (Order{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+  sm.arrive(0);  // t0
+  EXPECT_EQ(running(order(*saws, w, 2), sm.view), (Order{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+  sm.arrive(4), sm.arrive(5);  // t1
+  EXPECT_EQ(running(order(*saws, w, 3), sm.view), (Order{1, 2, 3, 6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(running(order(*mwf, w, 3), sm.view), (Order{6, 7, 1, 2, 3, 8, 9, 10, 11}));
+  sm.arrive(8), sm.arrive(9), sm.arrive(10);  // t2
+  EXPECT_EQ(running(order(*saws, w, 4), sm.view), (Order{1, 2, 3, 6, 7, 11}));
+  EXPECT_EQ(running(order(*mwf, w, 4), sm.view), (Order{11, 6, 7, 1, 2, 3}));
+  // TB0 released: TB1 (hit second) leads; TB0 joins the unprioritized CTAs.
+  sm.arrive(1), sm.arrive(2), sm.arrive_last(3);
+  EXPECT_EQ(running(order(*saws, w, 5), sm.view), (Order{6, 7, 11, 0, 1, 2, 3}));
+}
+
+TEST(Saws, GreedyWarpLeadsItsGroupAndTheOrderIsSharedAcrossSchedulers) {
+  Sm sm(2, 4);
+  sm.launch(0, 0), sm.launch(1, 1);
+  // Two schedulers of one SM, each with every warp for simplicity: a hit seen by one is seen
+  // by both (one warp priority table per SM).
+  auto a = make_scheduler(scheduler_params("saws"), sm.ctx(0));
+  auto b = make_scheduler(scheduler_params("saws"), sm.ctx(1));
+  const auto w = sm.warps();
+  (void)order(*a, w);
+  a->issued(2, 0);  // a's greedy warp is w2 (TB0)
+  sm.arrive(6);     // TB1 hits first
+  EXPECT_EQ(running(order(*a, w, 2), sm.view), (Order{4, 5, 7, 2, 0, 1, 3}));
+  EXPECT_EQ(running(order(*b, w, 2), sm.view), (Order{4, 5, 7, 0, 1, 2, 3}));
+  a->issued(5, 1);  // greedy within the prioritized CTA
+  EXPECT_EQ(running(order(*a, w, 2), sm.view), (Order{5, 4, 7, 0, 1, 2, 3}));
+}
+
 // Fetch: 2 schedulers, even slots to scheduler 0, odd to scheduler 1 (as the SM assigns them).
 struct FetchSm : Sm {
   std::vector<std::vector<int>> slots{{0, 2, 4}, {1, 3, 5}};
@@ -352,6 +392,55 @@ TEST(WarpPhases, RtruOfOnePhaseFollowsEquationOne) {
   EXPECT_EQ(t.phases()[1].start, 140u);
   EXPECT_DOUBLE_EQ(t.phases()[1].rtru, 0.0);
   EXPECT_DOUBLE_EQ(t.mean_rtru(), 60.0 / 160.0 / 2);
+  EXPECT_EQ(t.phases()[0].wait, 60u);
+  EXPECT_EQ(t.phases()[0].span, 160u);
+  EXPECT_EQ(t.phases()[0].times, (std::vector<Cycle>{20, 40, 10, 30}));
+}
+
+// The exit point is the CTA's last barrier (seed 002 Fig. 3): from the last release to the CTA's
+// exit, T_i runs to each warp's exit. The critical warp is the warp's index within its CTA, and
+// a change from one phase to the next is counted (Fig. 6).
+TEST(WarpPhases, ExitPhaseEndsAtTheCtaExitAndCriticalChangesAreSeen) {
+  Sm sm(2, 2);  // CTA slot 1 holds warp slots 2 and 3
+  WarpPhaseTracker t(&sm.view);
+  sm.bus.subscribe(&t);
+  sm::CtaEvent l;
+  l.now = 0, l.cta_slot = 1, l.cta = 8, l.slots = {2, 3};
+  sm.bus.deliver(l, &sm::ISmObserver::on_cta_launch);
+  sm.view.barrier[3] = true;
+  sm::IssueEvent a;
+  a.now = 10, a.slot = 3, a.cta_slot = 1, a.barrier_arrival = true;
+  sm.bus.deliver(a, &sm::ISmObserver::on_issue);
+  sm.view.barrier[3] = false;
+  sm::BarrierEvent r;
+  r.now = 40, r.cta_slot = 1, r.cta = 8, r.slots = {2, 3};
+  sm.bus.deliver(r, &sm::ISmObserver::on_barrier_release);  // warp index 0 was critical
+  sm::WarpExitEvent x;
+  x.now = 50, x.slot = 2, x.cta_slot = 1, x.cta = 8;
+  sm.bus.deliver(x, &sm::ISmObserver::on_warp_exit);
+  x.now = 100, x.slot = 3;
+  sm.bus.deliver(x, &sm::ISmObserver::on_warp_exit);
+  sm::CtaEvent e = l;
+  e.now = 100;
+  sm.bus.deliver(e, &sm::ISmObserver::on_cta_exit);
+  ASSERT_EQ(t.phases().size(), 2u);
+  const auto& b = t.phases()[0];
+  EXPECT_FALSE(b.exit);
+  EXPECT_EQ(b.critical, 0);
+  EXPECT_FALSE(b.has_previous);
+  EXPECT_DOUBLE_EQ(b.rtru, 30.0 / 80.0);
+  const auto& p = t.phases()[1];
+  EXPECT_TRUE(p.exit);
+  EXPECT_EQ(p.start, 40u);
+  EXPECT_EQ(p.end, 100u);
+  EXPECT_EQ(p.times, (std::vector<Cycle>{10, 60}));
+  EXPECT_EQ(p.critical, 1);
+  EXPECT_TRUE(p.has_previous);
+  EXPECT_TRUE(p.critical_changed);
+  EXPECT_EQ(p.wait, 50u);
+  EXPECT_DOUBLE_EQ(p.rtru, 50.0 / 120.0);
+  EXPECT_EQ(t.take_phases().size(), 2u);
+  EXPECT_TRUE(t.phases().empty());
 }
 
 }  // namespace
