@@ -1,6 +1,7 @@
 # Barrier-aware warp scheduling (issue 16, seed 002): every barrier-intensive workload validates
 # at test size under MWF(LRR), MWF(GTO), and with the CFF and FEF fetch policies (under the
-# default issue policy), and MWF with CFF (BAWS) for the pair the seed proposes.
+# default issue policy), MWF with CFF (BAWS) for the pair the seed proposes, and SAWS with
+# RR and CFF fetch.
 # Included from tests/e2e/CMakeLists.txt, which defines simtsync_e2e() and ${exe}.
 set(baws_workloads sp ms fwt mm stn octp bt pvc pvr ss mg histo srad2)
 foreach(w ${baws_workloads})
@@ -14,6 +15,10 @@ foreach(w ${baws_workloads})
                --set sm.fetch_policy.impl=fef)
   simtsync_e2e(${w}_baws 0 "VALIDATED" ${exe} run ${w} --size test
                --set sm.warp_scheduler.impl=mwf_gto --set sm.fetch_policy.impl=cff)
+  simtsync_e2e(${w}_saws 0 "VALIDATED" ${exe} run ${w} --size test
+               --set sm.warp_scheduler.impl=saws)
+  simtsync_e2e(${w}_saws_cff 0 "VALIDATED" ${exe} run ${w} --size test
+               --set sm.warp_scheduler.impl=saws --set sm.fetch_policy.impl=cff)
 endforeach()
 simtsync_e2e(list_baws_issue 0 "mwf_gto" ${exe} list)
 simtsync_e2e(list_baws_fetch 0 "fewest I-buffer entries" ${exe} list)
@@ -23,7 +28,7 @@ simtsync_e2e(list_baws_fetch 0 "fewest I-buffer entries" ${exe} list)
 set(baws_multi_sp run sp --size test --set workload.ctas=45 --set workload.nvec=45)
 set(baws_multi_pvc run pvc --size test --set workload.n=24576)
 foreach(w sp pvc)
-  foreach(pair mwf_lrr:rr mwf_gto:rr mwf_lrr:cff mwf_gto:cff mwf_lrr:fef)
+  foreach(pair mwf_lrr:rr mwf_gto:rr mwf_lrr:cff mwf_gto:cff mwf_lrr:fef saws:rr saws:cff)
     string(REPLACE ":" ";" p ${pair})
     list(GET p 0 issue)
     list(GET p 1 fetch)
