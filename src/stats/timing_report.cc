@@ -67,6 +67,7 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
   g["registers_per_thread"] = t.last_resources.registers;
   g["registers_source"] = t.last_resources.source;
   g["occupancy_ctas_per_sm"] = t.last_occupancy_ctas;
+  g["warps_per_cta"] = t.last_warps_per_cta;
   const sm::SchedStats all = sum_sched(t);
   nlohmann::json stall;
   for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k)
@@ -211,7 +212,8 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
   row("registers_per_thread",
       fmt::format("{} ({})", t.last_resources.registers, t.last_resources.source),
       "register allocation used for occupancy");
-  row("occupancy", fmt::format("{} CTAs/SM", t.last_occupancy_ctas),
+  row("occupancy",
+      fmt::format("{} CTAs/SM, {} warps/CTA", t.last_occupancy_ctas, t.last_warps_per_cta),
       "resident CTAs per SM at full load (last kernel)");
   const sm::SchedStats all = sum_sched(t);
   std::uint64_t total = 0;

@@ -126,6 +126,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
     if (n.registers) occ = std::min(occ, p_.sm.registers / n.registers);
     if (n.shared) occ = std::min(occ, p_.sm.shared_bytes / n.shared);
     totals_.last_occupancy_ctas = occ;
+    totals_.last_warps_per_cta = n.warps;
   }
   func::LaunchResult result = run_main_loop(l);
   for (auto& ex : l.executors) ex->set_clock(nullptr);

@@ -78,6 +78,7 @@ struct TimingTotals {
   std::vector<config::StatDecl> issue_stats, fetch_stats;
   KernelResources last_resources;
   unsigned last_occupancy_ctas = 0;     // CTAs per SM of the last launch
+  unsigned last_warps_per_cta = 0;      // warps per CTA of the last launch
   // The energy model's coefficients and the clock its cycles count at (stats/ estimates the
   // energy from these and the counters above: src/energy).
   energy::EnergyParams energy;
