@@ -49,6 +49,32 @@ constexpr const char* kMix = R"(
 }
 )";
 
+// One warp: double precision, a shared-memory store with a 2-way bank conflict, a global
+// load (an L2 miss, one DRAM read) and an atomicAdd of every lane on the same line.
+constexpr const char* kMem = R"(
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry memk(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .f64 %fd<4>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b8 sh[256];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  cvt.rn.f64.u32 %fd1, %r1;
+  add.f64 %fd2, %fd1, %fd1;
+  shl.b32 %r2, %r1, 3;
+  mov.u32 %r3, sh;
+  add.s32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;
+  ld.global.u32 %r5, [%rd1];
+  atom.global.add.u32 %r6, [%rd1+4], 1;
+  ret;
+}
+)";
+
 struct RunResult {
   gpu::TimingTotals totals;
   EnergyCounts counts;
@@ -98,6 +124,40 @@ TEST(EnergyCounts, EachInstructionKindOnOneWarp) {
   EXPECT_GE(c.ibuffer_fills, 11u);
   EXPECT_GT(c.sched_cycles, 0u);
   EXPECT_EQ(c.num_sms, 2u);
+}
+
+TEST(EnergyCounts, SharedAtomicsDoublePrecisionAndDram) {
+  const RunResult r = run(kMem, "memk", 1, 32);
+  const EnergyCounts& c = r.counts;
+  EXPECT_EQ(c.fp64_warps, 2u);  // cvt.rn.f64.u32, add.f64
+  EXPECT_EQ(c.fp64_lanes, 64u);
+  // Word index 2 x tid: two lanes per bank, one extra bank pass.
+  EXPECT_EQ(c.shared_accesses, 1u);
+  EXPECT_EQ(c.shared_conflict_cycles, 1u);
+  EXPECT_EQ(c.atomics, 1u);
+  EXPECT_EQ(c.atomic_ops, 32u);  // every lane's add at the L2 atomic unit
+  EXPECT_EQ(c.loads, 2u);        // ld.param, ld.global
+  // Every L2 miss not merged into an outstanding one (the atomic follows the load to its line)
+  // is one DRAM read: the data line and the I-cache fills (code lives in DRAM too); nothing is
+  // written back; a row is opened per read here.
+  EXPECT_EQ(c.dram_reads, c.l2_misses - r.totals.hier.l2.mshr_merges);
+  EXPECT_GE(c.dram_reads, 2u);
+  EXPECT_EQ(c.dram_activates, c.dram_reads);
+  EXPECT_EQ(c.dram_precharges, c.dram_activates - 1);
+  EXPECT_EQ(c.dram_read_bytes % 32, 0u);
+  EXPECT_GT(c.dram_read_bytes, 0u);
+  EXPECT_EQ(c.dram_write_bytes, 0u);
+  const EnergyParams& p = r.totals.energy;
+  const EnergyReport e = estimate(c, p, 700);
+  auto dyn = [&](Dyn d) { return e.dynamic_j[static_cast<int>(d)] * 1e12; };  // pJ
+  EXPECT_NEAR(dyn(Dyn::kFp64), 64 * p.fp64_pj, 1e-6);
+  EXPECT_NEAR(dyn(Dyn::kShared), 2 * p.shared_pj, 1e-6);
+  EXPECT_NEAR(dyn(Dyn::kAtomic), 32 * p.atomic_pj, 1e-6);
+  const double acts = static_cast<double>(c.dram_activates);
+  EXPECT_NEAR(dyn(Dyn::kDram),
+              acts * p.dram_activate_pj + (acts - 1) * p.dram_precharge_pj +
+                  static_cast<double>(c.dram_read_bytes) * p.dram_read_pj_per_byte,
+              1e-6);
 }
 
 TEST(EnergyModel, HandComputedEnergyOfTheMixKernel) {
