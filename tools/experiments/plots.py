@@ -113,6 +113,8 @@ def stacked(rs, spec, to):
         for c in comps:
             ax.bar(pos, heights[c], 0.85, bottom=bottom, label=c)
             bottom = [b + h for b, h in zip(bottom, heights[c])]
+        if spec["normalize"] == "relative":  # the baseline's total (an energy breakdown's 1.0)
+            ax.axhline(1.0, color="grey", linewidth=0.6)
         ax.set_xticks(pos, ticks, rotation=90, fontsize=7)
         centers = [j * step + (len(series) - 1) / 2 for j in range(len(xs))]
         sec = ax.secondary_xaxis("bottom")
