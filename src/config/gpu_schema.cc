@@ -48,7 +48,13 @@ void add_sm_front_end(Schema& s) {
       .add_int("sm.ibuffer_slots", 2, 1, 64, "Decoded-instruction buffer entries per warp",
                "GPGPU-Sim 3.x (2 I-buffer entries per warp), issue 3")
       .add_int("sm.fetch_width", 1, 1, 64, "Warps fetched from the I-cache per cycle",
-               "GPGPU-Sim 3.x shader_core_ctx::fetch (one warp per cycle)");
+               "GPGPU-Sim 3.x shader_core_ctx::fetch (one warp per cycle)")
+      .add_int("sm.fetch_decode", 1, 1, 64,
+               "Consecutive instructions of the fetched I-cache line decoded into the warp's "
+               "free I-buffer entries per fetch (a control instruction ends the group)",
+               "1: one per fetch (the model so far); GPGPU-Sim 3.x decodes 2 per fetch "
+               "(shader_core_ctx::decode fills both I-buffer entries), see "
+               "docs/results/baws_barrier");
 }
 
 void add_icache(Schema& s) {

@@ -66,6 +66,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.simd_width = u("sm.simd_width");
   s.ibuffer_slots = std::min(u("sm.ibuffer_slots"), sm::kMaxIbuffer);
   s.fetch_width = u("sm.fetch_width");
+  s.fetch_decode = u("sm.fetch_decode");
   s.scheduler = sched::scheduler_params(c);
   s.fetch_policy = sched::fetch_params(c);
   p.reconvergence = simt::reconvergence_choice(c);

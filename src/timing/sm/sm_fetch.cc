@@ -1,6 +1,7 @@
 // Fetch stage: fills per-warp I-buffers through the I-cache, in the order of the fetch policy
-// (sm.fetch_policy.impl; sm.fetch_width warps per cycle). Fetch stops after a control instruction
-// until it issues (no fetch past an unresolved branch).
+// (sm.fetch_policy.impl; sm.fetch_width warps per cycle, up to sm.fetch_decode instructions of
+// one I-cache line each). Fetch stops after a control instruction until it issues (no fetch
+// past an unresolved branch).
 #include <algorithm>
 #include <bit>
 
@@ -47,11 +48,21 @@ bool Sm::fetch(Cycle now) {
       any = true;
       continue;
     }
-    ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
+    // Decode up to sm.fetch_decode consecutive instructions of the fetched line into free
+    // I-buffer entries (GPGPU-Sim 3.x decodes two per fetch); a control instruction ends it.
+    const Addr line = ws.fetch_pc / p_.icache_line;
+    for (unsigned k = 0; k < p_.fetch_decode && in; ++k) {
+      ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
+      ++stats_.ibuffer_fills;
+      ws.fetch_pc += kInstSize;
+      if (ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl) {
+        ws.fetch_stop = true;
+        break;
+      }
+      if (ws.ib_count >= p_.ibuffer_slots || ws.fetch_pc / p_.icache_line != line) break;
+      in = ex_.program().at(ws.fetch_pc);
+    }
     note_ready(now + p_.icache_hit_latency);
-    ++stats_.ibuffer_fills;
-    ws.fetch_pc += kInstSize;
-    if (ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl) ws.fetch_stop = true;
     update_fetch_bit(static_cast<int>(s));
     any = true;
   }

@@ -37,6 +37,7 @@ struct SmParams {
   unsigned simd_width = 32;       // sm.simd_width
   unsigned ibuffer_slots = 2;     // sm.ibuffer_slots
   unsigned fetch_width = 1;       // sm.fetch_width
+  unsigned fetch_decode = 1;      // sm.fetch_decode: instructions decoded per warp fetch
   sched::SchedulerParams scheduler = sched::scheduler_params("lrr");  // sm.warp_scheduler.*
   sched::FetchParams fetch_policy = sched::fetch_params("rr");        // sm.fetch_policy.*
   // I-cache (sm.icache.*)

@@ -67,7 +67,7 @@ TEST(GpuSchema, HasTheKeysTheTimingModelReads) {
   for (const char* key :
        {"gpu.num_sms", "gpu.core_clock_mhz", "gpu.warp_size", "sm.max_threads", "sm.max_warps",
         "sm.max_ctas", "sm.registers", "sm.shared_memory_bytes", "sm.num_schedulers",
-        "sm.simd_width", "sm.ibuffer_slots", "sm.fetch_width",
+        "sm.simd_width", "sm.ibuffer_slots", "sm.fetch_width", "sm.fetch_decode",
         "sm.warp_scheduler.impl", "sm.warp_scheduler.rotation_period",
         "sm.warp_scheduler.active_set", "sm.fetch_policy.impl", "sm.reconvergence.impl",
         "sm.icache.size_bytes", "sm.icache.line_bytes", "sm.icache.assoc",

@@ -91,6 +91,33 @@ SKIP:
   EXPECT_EQ(rig.classified_cycles(), rig.ticks_live);
 }
 
+// sm.fetch_decode: one fetch fills up to that many consecutive instructions into the warp's
+// free I-buffer entries (GPGPU-Sim 3.x decodes two); a control instruction ends the group.
+TEST(SmFetch, DecodeFillsSeveralEntriesPerFetch) {
+  const char* code = R"(
+  mov.u32 %r1, 1;
+  mov.u32 %r2, 2;
+  mov.u32 %r3, 3;
+  mov.u32 %r4, 4;
+  ret;
+)";
+  SmParams one = small_params();
+  one.ibuffer_slots = 2;
+  one.num_schedulers = 2;
+  SmParams two = one;
+  two.fetch_decode = 2;
+  // Two warps, two schedulers, one warp fetched per cycle: one instruction per fetch cannot
+  // keep both schedulers busy; two can.
+  SmRig a(code, one, 64), b(code, two, 64);
+  ASSERT_TRUE(a.run());
+  ASSERT_TRUE(b.run());
+  ASSERT_EQ(a.issues.size(), 10u);
+  ASSERT_EQ(b.issues.size(), 10u);
+  EXPECT_EQ(a.sm.stats().ibuffer_fills, 10u);  // the same instructions either way
+  EXPECT_EQ(b.sm.stats().ibuffer_fills, 10u);
+  EXPECT_LT(b.issues.back().at, a.issues.back().at);
+}
+
 TEST(SmFetch, ATakenBranchRefetchesFromItsTarget) {
   SmParams p = small_params();
   p.icache_hit_latency = 3;
