@@ -50,18 +50,22 @@ bool Sm::fetch(Cycle now) {
     }
     // Decode up to sm.fetch_decode consecutive instructions of the fetched line into free
     // I-buffer entries (GPGPU-Sim 3.x decodes two per fetch); a control instruction ends it.
-    const Addr line = ws.fetch_pc / p_.icache_line;
-    for (unsigned k = 0; k < p_.fetch_decode && in; ++k) {
+    const Addr first = ws.fetch_pc;
+    ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
+    ++stats_.ibuffer_fills;
+    ws.fetch_pc += kInstSize;
+    bool ctrl = ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl;
+    for (unsigned k = 1; k < p_.fetch_decode && !ctrl && ws.ib_count < p_.ibuffer_slots &&
+                         ws.fetch_pc / p_.icache_line == first / p_.icache_line;
+         ++k) {
+      in = ex_.program().at(ws.fetch_pc);
+      if (!in) break;
       ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
       ++stats_.ibuffer_fills;
       ws.fetch_pc += kInstSize;
-      if (ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl) {
-        ws.fetch_stop = true;
-        break;
-      }
-      if (ws.ib_count >= p_.ibuffer_slots || ws.fetch_pc / p_.icache_line != line) break;
-      in = ex_.program().at(ws.fetch_pc);
+      ctrl = ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl;
     }
+    if (ctrl) ws.fetch_stop = true;
     note_ready(now + p_.icache_hit_latency);
     update_fetch_bit(static_cast<int>(s));
     any = true;
