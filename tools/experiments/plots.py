@@ -61,8 +61,9 @@ def bars(rs, spec, to):
             pos = [j + (i - (n - 1) / 2) * width for j in range(len(labels))]
             ax.bar(pos, [v if v is not None else 0 for v in cols[s]], width, label=s)
             for p, c in zip(pos, cells[s]):  # a point without a value says why at the axis
-                if c.value is None:
-                    ax.text(p, 0, " " + c.note, rotation=90, ha="center", va="bottom", fontsize=6)
+                if c.value is None:  # at the axis in axes coordinates: works on a log scale
+                    ax.text(p, 0.01, " " + c.note, rotation=90, ha="center", va="bottom",
+                            fontsize=6, transform=ax.get_xaxis_transform())
         for k, (label, vals) in enumerate(seeds):
             i = len(series) + k
             have = [j for j, x in enumerate(labels) if x in vals]
