@@ -54,7 +54,12 @@ void add_sm_front_end(Schema& s) {
                "free I-buffer entries per fetch (a control instruction ends the group)",
                "1: one per fetch (the model so far); GPGPU-Sim 3.x decodes 2 per fetch "
                "(shader_core_ctx::decode fills both I-buffer entries), see "
-               "docs/results/baws_barrier");
+               "docs/results/baws_barrier")
+      .add_bool("sm.fetch_empty_only", false,
+                "A warp is fetched for only when its I-buffer is empty (false: whenever an "
+                "entry is free)",
+                "false: the model so far; seed 002 sec. 2.2 and GPGPU-Sim 3.x fetch only for "
+                "warps with no valid I-buffer entry, see docs/results/baws_decode2");
 }
 
 void add_icache(Schema& s) {

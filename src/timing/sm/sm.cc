@@ -350,7 +350,8 @@ void Sm::flush(WarpSlot& ws, Pc pc, bool control) {
 void Sm::update_fetch_bit(int s) {
   const WarpSlot& ws = slots_[static_cast<size_t>(s)];
   const bool want = ws.warp && !ws.done && ws.warp->state != func::WarpState::kFinished &&
-                    !ws.fetch_stop && ws.ib_count < p_.ibuffer_slots;
+                    !ws.fetch_stop &&
+                    (p_.fetch_empty_only ? ws.ib_count == 0 : ws.ib_count < p_.ibuffer_slots);
   const std::uint64_t bit = std::uint64_t{1} << s;
   fetchable_ = want ? (fetchable_ | bit) : (fetchable_ & ~bit);
 }

@@ -38,6 +38,7 @@ struct SmParams {
   unsigned ibuffer_slots = 2;     // sm.ibuffer_slots
   unsigned fetch_width = 1;       // sm.fetch_width
   unsigned fetch_decode = 1;      // sm.fetch_decode: instructions decoded per warp fetch
+  bool fetch_empty_only = false;  // sm.fetch_empty_only: fetch only into an empty I-buffer
   sched::SchedulerParams scheduler = sched::scheduler_params("lrr");  // sm.warp_scheduler.*
   sched::FetchParams fetch_policy = sched::fetch_params("rr");        // sm.fetch_policy.*
   // I-cache (sm.icache.*)

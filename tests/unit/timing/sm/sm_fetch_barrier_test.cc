@@ -118,6 +118,39 @@ TEST(SmFetch, DecodeFillsSeveralEntriesPerFetch) {
   EXPECT_LT(b.issues.back().at, a.issues.back().at);
 }
 
+// sm.fetch_empty_only: a warp is fetched for only when its I-buffer is empty (seed 002 sec.
+// 2.2, GPGPU-Sim 3.x). One warp with one instruction per fetch then waits a hit latency for
+// every instruction; with two per fetch (the GPGPU-Sim pairing) it is fed again.
+TEST(SmFetch, EmptyOnlyFetchesWhenTheIBufferIsEmpty) {
+  const char* code = R"(
+  mov.u32 %r1, 1;
+  mov.u32 %r2, 2;
+  mov.u32 %r3, 3;
+  mov.u32 %r4, 4;
+  mov.u32 %r5, 5;
+  mov.u32 %r6, 6;
+  ret;
+)";
+  SmParams base = small_params();
+  base.ibuffer_slots = 2;
+  base.icache_hit_latency = 3;
+  SmParams empty = base;
+  empty.fetch_empty_only = true;
+  SmParams pair = empty;
+  pair.fetch_decode = 2;
+  SmRig a(code, base), b(code, empty), c(code, pair);
+  ASSERT_TRUE(a.run());
+  ASSERT_TRUE(b.run());
+  ASSERT_TRUE(c.run());
+  ASSERT_EQ(b.issues.size(), 7u);
+  // Empty-only, one per fetch: every instruction is fetched after the previous one issued.
+  for (size_t k = 1; k < b.issues.size(); ++k)
+    EXPECT_GE(b.issues[k].at - b.issues[k - 1].at, 3u) << k;
+  EXPECT_GT(b.issues.back().at, a.issues.back().at);
+  EXPECT_LT(c.issues.back().at, b.issues.back().at);
+  EXPECT_EQ(c.sm.stats().ibuffer_fills, 7u);
+}
+
 TEST(SmFetch, ATakenBranchRefetchesFromItsTarget) {
   SmParams p = small_params();
   p.icache_hit_latency = 3;
