@@ -79,6 +79,21 @@ class OrderMemo {
   std::uint64_t version_ = 0, key_ = 0;
 };
 
+// Appends the `index` of every entry of `sorted` to `out`: first the warps that can issue,
+// then those waiting at a barrier (still offered, so their cycles stay `barrier` stalls, not
+// `held`). The barrier-aware policies (MWF, SAWS) end their orders with it.
+template <class Entries>
+void append_running_then_waiting(const Entries& sorted, std::span<const SchedWarp> warps,
+                                 const IWarpView* view, std::vector<int>& out) {
+  auto waits = [&](int i) {
+    return view && view->at_barrier(warps[static_cast<size_t>(i)].warp_id);
+  };
+  for (const auto& e : sorted)
+    if (!waits(e.index)) out.push_back(e.index);
+  for (const auto& e : sorted)
+    if (waits(e.index)) out.push_back(e.index);
+}
+
 inline constexpr const char* kSchedulerPrefix = "sm.warp_scheduler";
 
 // The policy a config selects and its own parameters (declared by the policy).

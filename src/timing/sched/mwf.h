@@ -63,10 +63,7 @@ class Mwf final : public IWarpScheduler {
       if (a.age != b.age) return a.age < b.age;
       return a.warp_id < b.warp_id;
     });
-    for (const Entry& e : entries_)
-      if (!waits(warps, e.index)) out.push_back(e.index);
-    for (const Entry& e : entries_)
-      if (waits(warps, e.index)) out.push_back(e.index);
+    append_running_then_waiting(entries_, warps, warps_, out);
     memo_.remember(out, version, key);
   }
 
@@ -95,9 +92,6 @@ class Mwf final : public IWarpScheduler {
   // SchedWarp::warp_id is the warp's SM slot (Sm::issue_one builds it so), which is what
   // IWarpView is indexed by.
   int cta_of(const SchedWarp& w) const { return warps_ ? warps_->cta_slot(w.warp_id) : -1; }
-  bool waits(std::span<const SchedWarp> warps, int i) const {
-    return warps_ && warps_->at_barrier(warps[static_cast<size_t>(i)].warp_id);
-  }
   // The index that issued last in CTA slot `c` (-1: none yet).
   int last_in(int c) const {
     const size_t k = static_cast<size_t>(c + 1);  // CTA -1 (no warp view) is row 0

@@ -47,10 +47,7 @@ class Saws final : public IWarpScheduler {
       if (a.age != b.age) return a.age < b.age;
       return a.warp_id < b.warp_id;
     });
-    for (const Entry& e : entries_)
-      if (!waits(warps, e.index)) out.push_back(e.index);
-    for (const Entry& e : entries_)
-      if (waits(warps, e.index)) out.push_back(e.index);
+    append_running_then_waiting(entries_, warps, warps_, out);
     memo_.remember(out, version, key);
   }
 
@@ -66,9 +63,6 @@ class Saws final : public IWarpScheduler {
     int index;
   };
 
-  bool waits(std::span<const SchedWarp> warps, int i) const {
-    return warps_ && warps_->at_barrier(warps[static_cast<size_t>(i)].warp_id);
-  }
 
   const IWarpView* warps_;
   std::unique_ptr<WarpPriorityTable> own_wpt_;
