@@ -63,7 +63,6 @@ class Saws final : public IWarpScheduler {
     int index;
   };
 
-
   const IWarpView* warps_;
   std::unique_ptr<WarpPriorityTable> own_wpt_;
   WarpPriorityTable& wpt_;
