@@ -1,0 +1,279 @@
+// CAWA's criticality-aware warp scheduling (Lee, Arunkumar and Wu, ISCA 2015), the baseline of
+// seed 000's BOWS evaluation (sec. II: criticality = nInst x CPI_avg + nStall; critical warps
+// first). Per warp of this scheduler:
+//   nInst   the instructions it has left: the kernel's instruction count less the warp's
+//           progress, never below 0. Progress gains one per issued instruction; a backward
+//           branch that any active lane takes loses the loop body it returns to (target to
+//           branch, inclusive: it runs again), a forward branch that every active lane takes
+//           gains the instructions it skips ("based on the direction of branch outcomes").
+//           Divergent forward branches run both paths and change nothing; calls and returns are
+//           not followed. The policy cannot see the kernel's instruction count: by default
+//           (cawa_initial_ninst = -1) it is the furthest progress any warp of the scheduler has
+//           made (for code without calls, progress is the warp's position in the code, so the
+//           furthest warp, once one has reached the end, gives the kernel's length; before that
+//           nInst is how far a warp lags the leader). A value >= 0 fixes it instead.
+//   CPI_avg active cycles / instructions issued (1 before the first issue).
+//   nStall  active cycles in which the warp did not issue (one scheduler issues at most one
+//           instruction per cycle). Computed from timestamps, so it stays exact over the cycles
+//           in which the SM sleeps and order() is not called.
+// Active cycles are those since the warp was first offered, less (cawa_barrier_stall=false) the
+// cycles it waited at a CTA barrier: waiting there for slower warps says nothing about being slow.
+// gCAWS (cawa_greedy): the last issued warp first while it can issue, then the others by
+// criticality, highest first, ties to the older warp (age, then warp slot); without greedy, by
+// criticality only. Criticality is re-evaluated every cawa_period cycles (1: at every order, as
+// the GPGPU-Sim reimplementations of CAWA do) and whenever the warp set changes; the previous
+// sort is kept and insertion-sorted, as it is nearly sorted. Branch outcomes come from the SM's
+// event bus; without one progress only counts issued instructions. CAWA's cache part (CACP,
+// critical cache block prediction in the L1) is not modelled: seed 000 compares issue priority
+// only. docs/policies.md lists the sources and what could not be checked against the paper.
+#include <algorithm>
+#include <limits>
+
+#include "timing/sched/i_warp_scheduler.h"
+
+namespace simtsync::sched {
+namespace {
+
+// Declared statistics, in declaration order (declare_cawa).
+enum Stat { kResorts, kGreedyHolds, kLoopAdds, kSkipSubs };
+
+struct CawaParams {
+  bool greedy = true;
+  std::int64_t initial_ninst = -1;  // -1: the furthest progress of any warp
+  Cycle period = 1;
+  bool barrier_stall = false;
+};
+
+class Cawa final : public IWarpScheduler {
+ public:
+  Cawa(const PolicyContext& ctx, const CawaParams& p)
+      : p_(p), view_(ctx.warps), counters_(ctx.counters) {
+    if (ctx.events) ctx.events->subscribe(this);
+  }
+
+  void order(std::span<const SchedWarp> warps, std::uint64_t version, Cycle now,
+             std::vector<int>& out) override {
+    if (version != version_ || slot_of_.size() != warps.size()) {
+      version_ = version;
+      rebuild(warps, now);
+    }
+    const Cycle epoch = now / p_.period;
+    if (stale_ || epoch != epoch_) {
+      epoch_ = epoch;
+      stale_ = false;
+      resort(now);
+    }
+    const int n = static_cast<int>(warps.size());
+    const int greedy = p_.greedy && last_ >= 0 && last_ < n &&
+                               warps[static_cast<size_t>(last_)].valid &&
+                               warps[static_cast<size_t>(last_)].age == last_age_
+                           ? last_
+                           : -1;
+    const std::uint64_t key = (generation_ << 32) | static_cast<std::uint32_t>(greedy + 1);
+    if (memo_.holds(out, version, key)) return;
+    out.clear();
+    if (greedy >= 0) {
+      out.push_back(greedy);
+      if (counters_ && sorted_.front().index != greedy) ++counters_[kGreedyHolds];
+    }
+    for (const Entry& e : sorted_)
+      if (e.index != greedy) out.push_back(e.index);
+    memo_.remember(out, version, key);
+  }
+
+  void issued(int index, Cycle) override {
+    if (index < 0 || static_cast<size_t>(index) >= slot_of_.size()) return;
+    const int slot = slot_of_[static_cast<size_t>(index)];
+    if (slot < 0) return;
+    Warp& w = w_[static_cast<size_t>(slot)];
+    ++w.issued;
+    w.per_issue = 1.0 / static_cast<double>(w.issued);
+    ++w.progress;
+    furthest_ = std::max(furthest_, w.progress);
+    last_ = index;
+    last_age_ = w.age;
+  }
+
+  void on_issue(const sm::IssueEvent& e) override {
+    if (!mine(e.slot)) return;
+    Warp& w = w_[static_cast<size_t>(e.slot)];
+    if (e.branch && (e.taken & e.active) != 0) {
+      if (e.backward) {
+        // Another trip around the loop: its body runs again.
+        w.progress -= static_cast<std::int64_t>((e.pc - e.target) / kInstSize) + 1;
+        if (counters_) ++counters_[kLoopAdds];
+      } else if ((e.taken & e.active) == e.active && e.target > e.pc + kInstSize) {
+        // Every lane jumps forward: the instructions in between will not run.
+        w.progress += static_cast<std::int64_t>((e.target - e.pc) / kInstSize) - 1;
+        if (counters_) ++counters_[kSkipSubs];
+      }
+    }
+    // The last warp to arrive releases the barrier before its arrival is reported: it is not
+    // waiting (IWarpView::at_barrier says which).
+    if (e.barrier_arrival && !p_.barrier_stall && view_ && view_->at_barrier(e.slot))
+      w.parked_since = e.now + 1;
+  }
+
+  void on_barrier_release(const sm::BarrierEvent& e) override {
+    for (int slot : e.slots) {
+      if (!mine(slot)) continue;
+      Warp& w = w_[static_cast<size_t>(slot)];
+      if (w.parked_since == kNever) continue;
+      w.parked += e.now > w.parked_since ? e.now - w.parked_since : 0;
+      w.parked_since = kNever;
+    }
+  }
+
+  std::string name() const override { return "cawa"; }
+
+ private:
+  static constexpr std::uint64_t kNoAge = ~std::uint64_t{0};
+  // One warp slot of the SM, while a warp of this scheduler holds it.
+  struct Warp {
+    bool mine = false;            // in this scheduler's current warp set
+    std::uint64_t stamp = 0;      // the rebuild that last saw it
+    std::uint64_t age = kNoAge;   // identifies the warp in the slot (SchedWarp::age)
+    Cycle start = 0;              // first cycle it was offered
+    std::uint64_t issued = 0;     // instructions issued = cycles in which it issued
+    double per_issue = 1.0;       // 1 / max(issued, 1): CPI_avg without a division per order
+    std::int64_t progress = 0;    // instructions done, less loop bodies, plus skipped code
+    Cycle parked = 0;             // cycles waited at barriers released so far
+    Cycle parked_since = kNever;  // waiting at a barrier since (kNever: not waiting)
+  };
+  struct Entry {
+    double crit;
+    std::uint64_t age;
+    int warp_id;
+    int index;
+  };
+
+  static bool before(const Entry& a, const Entry& b) {
+    if (a.crit != b.crit) return a.crit > b.crit;
+    if (a.age != b.age) return a.age < b.age;
+    return a.warp_id < b.warp_id;
+  }
+
+  bool mine(int slot) const {
+    return slot >= 0 && static_cast<size_t>(slot) < w_.size() && w_[static_cast<size_t>(slot)].mine;
+  }
+
+  double criticality(const Warp& w, Cycle now) const {
+    const Cycle since = now > w.start ? now - w.start : 0;
+    Cycle parked = w.parked;
+    if (w.parked_since != kNever && now > w.parked_since) parked += now - w.parked_since;
+    const Cycle active = since > parked ? since - parked : 0;
+    const double cpi = static_cast<double>(std::max<Cycle>(active, 1)) * w.per_issue;
+    const double stall = active > w.issued ? static_cast<double>(active - w.issued) : 0.0;
+    const std::int64_t total = p_.initial_ninst >= 0 ? p_.initial_ninst : furthest_;
+    const std::int64_t ninst = std::max<std::int64_t>(total - w.progress, 0);
+    return static_cast<double>(ninst) * cpi + stall;
+  }
+
+  // The warp set changed: new warps (a slot empty before, or holding another warp) start their
+  // counters now; warps that left are forgotten. When no warp stays (a new kernel, or the next
+  // CTA of a scheduler that held one), the learnt instruction count starts again.
+  void rebuild(std::span<const SchedWarp> warps, Cycle now) {
+    ++stamp_;
+    prev_slots_.swap(slots_);
+    slots_.clear();
+    slot_of_.assign(warps.size(), -1);
+    sorted_.clear();
+    bool kept = false;
+    for (size_t i = 0; i < warps.size(); ++i) {
+      const SchedWarp& sw = warps[i];
+      if (!sw.valid) continue;
+      const auto slot = static_cast<size_t>(sw.warp_id);
+      if (slot >= w_.size()) w_.resize(slot + 1);
+      Warp& w = w_[slot];
+      if (w.mine && w.age == sw.age) {
+        kept = true;
+      } else {
+        w = Warp{};
+        w.age = sw.age;
+        w.start = now;
+      }
+      w.mine = true;
+      w.stamp = stamp_;
+      slots_.push_back(sw.warp_id);
+      slot_of_[i] = sw.warp_id;
+      sorted_.push_back({0.0, sw.age, sw.warp_id, static_cast<int>(i)});
+    }
+    for (int slot : prev_slots_)
+      if (w_[static_cast<size_t>(slot)].stamp != stamp_) w_[static_cast<size_t>(slot)].mine = false;
+    if (!kept) furthest_ = 0;
+    stale_ = true;
+  }
+
+  // Fresh criticalities; the previous order is nearly sorted, so insertion sort is linear in the
+  // common case. The comparison is a strict total order: the result does not depend on the
+  // previous order.
+  void resort(Cycle now) {
+    for (Entry& e : sorted_) e.crit = criticality(w_[static_cast<size_t>(e.warp_id)], now);
+    for (size_t i = 1; i < sorted_.size(); ++i) {
+      const Entry x = sorted_[i];
+      size_t j = i;
+      for (; j > 0 && before(x, sorted_[j - 1]); --j) sorted_[j] = sorted_[j - 1];
+      sorted_[j] = x;
+    }
+    ++generation_;
+    if (counters_) ++counters_[kResorts];
+  }
+
+  CawaParams p_;
+  const IWarpView* view_;
+  std::uint64_t* counters_;
+  std::vector<Warp> w_;          // by SM warp slot
+  std::vector<int> slots_;       // slots of the warps in sorted_
+  std::vector<int> prev_slots_;  // ... before the last rebuild
+  std::vector<int> slot_of_;     // order() index -> SM warp slot (-1: no live warp)
+  std::vector<Entry> sorted_;    // live warps, most critical first
+  std::uint64_t version_ = ~std::uint64_t{0};
+  Cycle epoch_ = kNever;
+  bool stale_ = true;
+  std::uint64_t generation_ = 0;  // sorts done (part of the memo key)
+  std::uint64_t stamp_ = 0;       // rebuilds done
+  std::int64_t furthest_ = 0;     // the furthest progress of a warp (the learnt kernel length)
+  int last_ = -1;
+  std::uint64_t last_age_ = 0;
+  OrderMemo memo_;
+};
+
+}  // namespace
+
+std::unique_ptr<IWarpScheduler> make_cawa(const PolicyContext& ctx, const config::PluginParams& p) {
+  CawaParams cp;
+  cp.greedy = p.get_bool("cawa_greedy");
+  cp.initial_ninst = p.get_int("cawa_initial_ninst");
+  cp.period = static_cast<Cycle>(p.get_int("cawa_period"));
+  cp.barrier_stall = p.get_bool("cawa_barrier_stall");
+  return std::make_unique<Cawa>(ctx, cp);
+}
+
+void declare_cawa(config::PluginDecl& d) {
+  d.add_bool("cawa_greedy", true,
+             "cawa: gCAWS, keep issuing from the last issued warp while it can issue, then the "
+             "most critical (false: strictly most critical first)",
+             "CAWA (Lee et al., ISCA 2015) gCAWS; the GPGPU-Sim reimplementations' gcaws order")
+      .add_int("cawa_initial_ninst", -1, -1, std::numeric_limits<std::int32_t>::max(),
+               "cawa: nInst of a warp when it arrives, i.e. the kernel's instruction count (the "
+               "estimate then follows the warp's progress); -1: learnt, the furthest progress "
+               "any warp of the scheduler has made",
+               "CAWA starts from the static instruction count (an unimplemented option of the "
+               "GPGPU-Sim reimplementations); the policy cannot see it, hence -1")
+      .add_int("cawa_period", 1, 1, std::numeric_limits<std::int64_t>::max(),
+               "cawa: cycles between criticality re-evaluations (1: every cycle the scheduler "
+               "orders its warps); a change of the warp set always re-evaluates",
+               "GPGPU-Sim reimplementations of CAWA recompute every cycle")
+      .add_bool("cawa_barrier_stall", false,
+                "cawa: count the cycles a warp waits at a CTA barrier as active cycles (in CPI_avg "
+                "and nStall); false leaves them out",
+                "choice of this model (CAWA's own rule could not be checked)")
+      .stat("resorts", "cawa: criticality re-evaluations (each re-sorts the scheduler's warps)")
+      .stat("greedy_holds",
+            "cawa: issue orders built with the last issued warp ahead of a more critical one")
+      .stat("ninst_loop_adds", "cawa: backward branches taken (nInst grows by the loop body)")
+      .stat("ninst_skip_subs",
+            "cawa: forward branches taken by every active lane (nInst loses the skipped code)");
+}
+
+}  // namespace simtsync::sched
