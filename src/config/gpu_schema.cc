@@ -272,10 +272,16 @@ void add_hierarchy(Schema& s) {
 }
 
 void add_misc(Schema& s) {
-  s.add_bool("stats.warp_phases", false,
-             "Track warp-phases per SM (intervals between a CTA's barrier releases) and their RTRU "
-             "and critical warps (seed 002 Eq. 1); costs an event per issued instruction",
-             "seed 002 sec. 3")
+  s.add_bool("stats.sync_status", false,
+             "Count lock acquire attempts (success, intra-warp and inter-warp failure) and "
+             "wait-exit attempts (success, failure) of the marked busy-wait loops; costs an event "
+             "per issued instruction",
+             "seed 000 Fig. 2 and 12")
+      .add_bool(
+          "stats.warp_phases", false,
+          "Track warp-phases per SM (intervals between a CTA's barrier releases) and their RTRU "
+          "and critical warps (seed 002 Eq. 1); costs an event per issued instruction",
+          "seed 002 sec. 3")
       .add_int("compile.registers_per_thread", 0, 0, 255,
                "Registers per thread for occupancy (0: take the count from ptxas -v)", "issue 3")
       .add_int("watchdog.max_cycles", 0, 0, kNoLimit,

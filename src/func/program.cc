@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
+#include "analysis/cfg.h"
 #include "analysis/deadlock_analysis.h"
+#include "analysis/dominators.h"
+#include "analysis/loops.h"
 #include "analysis/reconvergence.h"
 #include "common/error.h"
 #include "func/global_memory.h"
@@ -464,6 +468,79 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
   (void)shared_used;
   (void)mem;
   fill_safe_reconvergence(df);
+  fill_spin_marks(df);
+}
+
+void Program::fill_spin_marks(DecodedFunction& df) const {
+  // Ground truth for spin detection (workloads/include/simtsync.cuh): a `pmevent 7` marks the
+  // innermost loop containing it as a busy-wait loop, and that loop's backward branches (the
+  // branches of its latches that jump to its header) are its spin-inducing branches (seed 000
+  // sec. III: "SIBs are the backward branch of each spin loop").
+  constexpr std::int64_t kSpinEvent = 7;
+  const ptx::Function& f = *df.ir;
+  auto is_mark = [](const ptx::Instruction& in) {
+    return in.opcode == ptx::Opcode::kPmevent && !in.operands.empty() &&
+           in.operands[0].kind == ptx::Operand::Kind::kImmInt && in.operands[0].imm == kSpinEvent;
+  };
+  if (std::none_of(f.insts.begin(), f.insts.end(), is_mark)) return;
+  const analysis::Cfg cfg(f);
+  const analysis::DomTree dom = analysis::DomTree::dominators(cfg);
+  const analysis::LoopInfo loops = analysis::LoopInfo::compute(cfg, dom);
+  std::set<int> marked;
+  for (int i = 0; i < static_cast<int>(f.insts.size()); ++i)
+    if (is_mark(f.insts[static_cast<size_t>(i)]))
+      if (const int l = loops.loop_of(cfg.node_of_inst(i)); l >= 0) marked.insert(l);
+  // Lock attempts: compare-and-swaps and lock-bit loads whose innermost marked loop is `l`.
+  auto innermost_marked = [&](int inst) {
+    for (int l = loops.loop_of(cfg.node_of_inst(inst)); l >= 0; l = loops.loop(l).parent)
+      if (marked.count(l)) return l;
+    return -1;
+  };
+  std::set<int> lock_loops;
+  for (int i = 0; i < static_cast<int>(df.code.size()); ++i) {
+    ExecInst& e = df.code[static_cast<size_t>(i)];
+    const bool acquire = (e.op == ptx::Opcode::kAtom && e.a.op == ptx::Mod::kCasOp) ||
+                         e.lock_op == LockBitOp::kLoadLock;
+    if (!acquire) continue;
+    if (const int l = innermost_marked(i); l >= 0) {
+      e.sync_role = SyncRole::kLockAttempt;
+      lock_loops.insert(l);
+    }
+  }
+  // SIBs: the backward branches of a marked loop itself (not of loops nested in it) whose
+  // target lies in the loop: the latch's jump to the header, or, where nvcc rotates the loop,
+  // the header's jump back to a latch that falls through into it.
+  std::map<Pc, int> index_of_pc;
+  for (int i = 0; i < static_cast<int>(f.insts.size()); ++i)
+    index_of_pc[f.insts[static_cast<size_t>(i)].pc] = i;
+  auto in_loop = [&](const analysis::Loop& loop, int inst) {
+    return inst >= 0 && inst < static_cast<int>(f.insts.size()) &&
+           loop.contains(cfg.node_of_inst(inst));
+  };
+  for (int i = 0; i < static_cast<int>(df.code.size()); ++i) {
+    ExecInst& e = df.code[static_cast<size_t>(i)];
+    if (e.op != ptx::Opcode::kBra) continue;
+    const int l = loops.loop_of(cfg.node_of_inst(i));
+    const auto t = index_of_pc.find(e.target_pc);
+    if (t == index_of_pc.end()) continue;
+    // The innermost marked loop around the branch, for wait-loop exits.
+    const int m = innermost_marked(i);
+    if (m < 0) continue;
+    const analysis::Loop& loop = loops.loop(m);
+    const bool target_in = in_loop(loop, t->second);
+    const bool guarded = e.guard != kNoReg;
+    const bool fall_out = guarded && !in_loop(loop, i + 1);
+    if (l == m && target_in && e.target_pc <= e.pc) e.spin_mark = true;
+    if (lock_loops.count(m)) continue;
+    if (e.spin_mark) {
+      e.sync_role = SyncRole::kWaitSib;
+      e.wait_exit_fallthrough = fall_out;
+    } else if (!target_in || fall_out) {
+      e.sync_role = SyncRole::kWaitExit;
+      e.wait_exit_taken = !target_in;
+      e.wait_exit_fallthrough = fall_out;
+    }
+  }
 }
 
 void Program::fill_safe_reconvergence(DecodedFunction& df) const {

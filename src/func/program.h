@@ -44,6 +44,8 @@ inline constexpr std::uint32_t kNoReg = ~std::uint32_t{0};
 
 enum class LockBitOp : std::uint8_t { kNone, kLoadLock, kStoreUnlock };
 
+enum class SyncRole : std::uint8_t { kNone, kLockAttempt, kWaitSib, kWaitExit };
+
 struct ExecInst {
   ptx::Opcode op = ptx::Opcode::kNop;
   ptx::InstAttrs a;
@@ -63,7 +65,18 @@ struct ExecInst {
   int callee = -1;       // call: index of the callee in Program::functions()
   std::vector<std::uint64_t> call_args;  // call: caller frame offsets of argument variables
   std::vector<std::uint64_t> call_rets;  // call: caller frame offsets of return variables
-  bool spin_mark = false;  // reserved: annotated spin-inducing branch
+  // Annotated spin-inducing branch: a backward branch of a loop the workload marks as a busy-wait
+  // loop (SIMTSYNC_SPIN_LOOP); ground truth for DDOS, and BOWS's SIBs with sib_source=annotation.
+  bool spin_mark = false;
+  // Its part in a marked busy-wait loop, for the synchronization-status statistics (seed 000
+  // Fig. 2): a lock acquire attempt (a compare-and-swap or a lock-bit load inside a marked loop:
+  // a lock loop), or, in a marked loop without one (a wait loop), its spin-inducing branch
+  // (lanes that go round again failed to exit the wait) or a branch that leaves it.
+  SyncRole sync_role = SyncRole::kNone;
+  // Wait loops: the lanes that leave the loop through this branch succeeded in their wait
+  // (those it takes when the target lies outside the loop; those it does not take when the
+  // next instruction does).
+  bool wait_exit_taken = false, wait_exit_fallthrough = false;
   // A call to a lock-bit intrinsic, decoded as the shared-memory instruction it stands for
   // (op kLd for LDSLK, kSt for STSUL; operands stay in the caller's .param variables named by
   // call_args/call_rets). See workloads/include/simtsync.cuh.
@@ -112,6 +125,7 @@ class Program {
   void layout_shared();
   // Alternative reconvergence points from the SIMT-deadlock analysis (ExecInst::safe_reconv_pc).
   void fill_safe_reconvergence(DecodedFunction& df) const;
+  void fill_spin_marks(DecodedFunction& df) const;
   void decode_function(DecodedFunction& df, GlobalMemory& mem);
 
   const ptx::Module& module_;

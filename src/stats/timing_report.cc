@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "stats/declared.h"
 #include "stats/energy_report.h"
+#include "timing/spin/ddos.h"
 
 namespace simtsync::stats {
 namespace {
@@ -38,7 +40,8 @@ std::vector<std::uint64_t> sum_fetch(const gpu::TimingTotals& t,
 void flatten(const nlohmann::json& j, const std::string& prefix, std::string& out) {
   if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it)
-      flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+      if (it.key() != "records")  // policy records are lists of rows: JSON only
+        flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
   } else if (j.is_array()) {
     for (size_t i = 0; i < j.size(); ++i) flatten(j[i], fmt::format("{}[{}]", prefix, i), out);
   } else {
@@ -139,6 +142,55 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
            ratio(w.barrier_wait_cycles + w.exit_wait_cycles, w.phase_warp_cycles)},
           {"barrier_only_wait_fraction", ratio(w.barrier_wait_cycles, w.phase_warp_cycles)},
           {"critical_change_rate", ratio(w.critical_changes, w.critical_pairs)}};
+  }
+  {
+    // Synchronization status (stats.sync_status, seed 000 Fig. 2): attempts per lane.
+    std::uint64_t ls = 0, lfa = 0, lfe = 0, ws = 0, wf = 0;
+    for (const auto& s : t.sm) {
+      ls += s.sync_lock_success, lfa += s.sync_lock_fail_intra, lfe += s.sync_lock_fail_inter;
+      ws += s.sync_wait_success, wf += s.sync_wait_fail;
+    }
+    auto share = [](std::uint64_t a, std::uint64_t b) {
+      return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+    };
+    if (ls + lfa + lfe + ws + wf > 0)
+      g["sync_status"] = {{"lock_attempts", ls + lfa + lfe},
+                          {"lock_success", ls},
+                          {"lock_fail_intra_warp", lfa},
+                          {"lock_fail_inter_warp", lfe},
+                          {"lock_fail_rate", share(lfa + lfe, ls + lfa + lfe)},
+                          {"wait_attempts", ws + wf},
+                          {"wait_success", ws},
+                          {"wait_fail", wf},
+                          {"wait_fail_rate", share(wf, ws + wf)}};
+  }
+  if (!t.records.empty()) {
+    // Policy records (sched::PolicyRecord): one list per kind, each row tagged with its kernel,
+    // launch and SM. Whole numbers print as integers.
+    nlohmann::json r = nlohmann::json::object();
+    for (const auto& tr : t.records) {
+      nlohmann::json row = {{"kernel", tr.kernel}, {"launch", tr.launch}, {"sm", tr.sm}};
+      for (const auto& [k, v] : tr.rec.fields) {
+        if (v == std::floor(v) && std::fabs(v) < 9e15)
+          row[k] = static_cast<std::int64_t>(v);
+        else
+          row[k] = v;
+      }
+      r[tr.rec.kind].push_back(std::move(row));
+    }
+    g["records"] = std::move(r);
+    // DDOS's detection against the annotated ground truth (seed 000 sec. IV-B): each
+    // (launch, SM, backward branch) is one pair.
+    std::vector<sched::PolicyRecord> branches;
+    for (const auto& tr : t.records)
+      if (tr.rec.kind == "ddos_branch") branches.push_back(tr.rec);
+    if (!branches.empty()) {
+      const spin::DdosSummary d = spin::summarize(branches);
+      g["ddos"] = {{"tsdr", d.tsdr},         {"fsdr", d.fsdr},
+                   {"dpr_true", d.dpr_true}, {"dpr_false", d.dpr_false},
+                   {"sibs", d.sibs},         {"sibs_confirmed", d.sibs_confirmed},
+                   {"non_sibs", d.non_sibs}, {"non_sibs_confirmed", d.non_sibs_confirmed}};
+    }
   }
   g["mem"] = to_json<mem::SimpleMemoryStats>(t.mem, mem::kMemSummaryFields);
   g["shared"] = to_json<mem::SharedStats>(t.shared, mem::kSharedStatFields);
@@ -255,6 +307,29 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
         fmt::format("share of warp time waiting at barriers and exit points (seed 002 Fig. 1); "
                     "critical warp changes in {:.0f}% of phases",
                     100 * g["warp_phases"]["critical_change_rate"].get<double>()));
+  if (g.contains("sync_status")) {
+    const auto& y = g["sync_status"];
+    row("sync.lock_attempts", fmt::format("{}", y["lock_attempts"].get<std::uint64_t>()),
+        fmt::format("lock acquire attempts: {} took it, {} failed intra-warp, {} inter-warp",
+                    y["lock_success"].get<std::uint64_t>(),
+                    y["lock_fail_intra_warp"].get<std::uint64_t>(),
+                    y["lock_fail_inter_warp"].get<std::uint64_t>()));
+    row("sync.wait_attempts", fmt::format("{}", y["wait_attempts"].get<std::uint64_t>()),
+        fmt::format("wait-exit attempts: {} left the wait, {} went round again",
+                    y["wait_success"].get<std::uint64_t>(), y["wait_fail"].get<std::uint64_t>()));
+  }
+  if (g.contains("ddos")) {
+    const auto& d = g["ddos"];
+    row("ddos.tsdr",
+        fmt::format("{:.3f} ({}/{})", d["tsdr"].get<double>(), d["sibs_confirmed"].get<unsigned>(),
+                    d["sibs"].get<unsigned>()),
+        "annotated spin-inducing branches DDOS confirmed (per SM and branch; seed 000 Table I)");
+    row("ddos.fsdr",
+        fmt::format("{:.3f} ({}/{})", d["fsdr"].get<double>(),
+                    d["non_sibs_confirmed"].get<unsigned>(), d["non_sibs"].get<unsigned>()),
+        fmt::format("other backward branches DDOS confirmed; detection phase ratio {:.3f}",
+                    d["dpr_true"].get<double>()));
+  }
   out +=
       plugin_rows(fmt::format("{}.", t.issue_policy), t.issue_stats, sum_policy(t, t.issue_stats));
   out += plugin_rows(fmt::format("fetch.{}.", t.fetch_policy), t.fetch_stats,

@@ -18,8 +18,12 @@ void TimingGpu::collect(const Launch& l, const func::LaunchResult& result) {
   rec.completed = result.completed;
   const auto& sched_decl = sched::scheduler_stats(p_.sm.scheduler.impl);
   const auto& fetch_decl = sched::fetch_policy_stats(p_.sm.fetch_policy.impl);
+  const auto launch = static_cast<unsigned>(totals_.launches.size());
   for (unsigned i = 0; i < p_.num_sms; ++i) {
+    l.sms[i]->finish_launch(result.cycles);
     const sm::Sm& s = *l.sms[i];
+    for (const sched::PolicyRecord& r : s.records())
+      totals_.records.push_back({rec.kernel, launch, static_cast<int>(i), r});
     const sm::SmStats& st = s.stats();
     rec.warp_instructions += st.warp_instructions;
     rec.thread_instructions += st.thread_instructions;
@@ -28,6 +32,12 @@ void TimingGpu::collect(const Launch& l, const func::LaunchResult& result) {
         rec.scheduler_cycles[k] += sc.cycles[k];
     sm::SmStats& t = totals_.sm[i];
     accumulate<sm::SmStats>(t, st, sm::kSmStatFields);
+    if (l.sync) {
+      const SyncCounts& c = l.sync->counts(static_cast<int>(i));
+      t.sync_lock_success += c.lock_success, t.sync_lock_fail_intra += c.lock_fail_intra;
+      t.sync_lock_fail_inter += c.lock_fail_inter;
+      t.sync_wait_success += c.wait_success, t.sync_wait_fail += c.wait_fail;
+    }
     for (size_t k = 0; k < st.sched.size() && k < t.sched.size(); ++k) {
       accumulate<sm::SchedStats>(t.sched[k], st.sched[k], sm::kSchedStatFields);
       config::accumulate(t.sched[k].policy, st.sched[k].policy, sched_decl);

@@ -183,6 +183,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   p.no_completion_window = static_cast<Cycle>(c.get_int("watchdog.no_completion_window"));
   p.watchdog.quiet_steps = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_steps"));
   s.track_warp_phases = c.get_bool("stats.warp_phases");
+  p.track_sync_status = c.get_bool("stats.sync_status");
   p.watchdog.max_steps = static_cast<std::uint64_t>(c.get_int("watchdog.max_steps"));
   p.watchdog.quiet_cycles = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_cycles"));
   p.energy = energy_params_from(c);

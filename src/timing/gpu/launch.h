@@ -11,6 +11,7 @@
 #include "func/executor.h"
 #include "func/watchdog.h"
 #include "timing/gpu/cta_dispatcher.h"
+#include "timing/gpu/sync_status.h"
 #include "timing/gpu/timing_gpu.h"
 #include "timing/mem/memory_hierarchy.h"
 #include "timing/mem/simple_memory.h"
@@ -39,6 +40,7 @@ struct Launch final : func::IExecListener {
   mem::IMemPort* memory = nullptr;
   std::vector<std::unique_ptr<sm::Sm>> sms;
   std::unique_ptr<ICtaDispatcher> dispatcher;
+  std::unique_ptr<SyncStatus> sync;  // stats.sync_status
   func::Watchdog dog;
   Needs needs;
   std::vector<int> cta_sm;  // launch CTA -> SM running it (-1: not running)

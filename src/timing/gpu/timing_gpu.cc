@@ -106,6 +106,11 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
       if (!l.stop && l.dog.after_step(ex, w, before, l.warps)) l.stop = true;
     });
   }
+  if (p_.track_sync_status) {
+    l.sync = std::make_unique<SyncStatus>(p_.num_sms);
+    for (unsigned i = 0; i < p_.num_sms; ++i)
+      l.sms[i]->events().subscribe(l.sync->observer(static_cast<int>(i)));
+  }
   {
     // A CTA that can never fit is a configuration error, not a hang.
     const auto& n = l.needs;

@@ -41,6 +41,7 @@ struct GpuParams {
   simt::UnitChoice reconvergence = simt::reconvergence_choice("ipdom_stack");
   DispatchParams dispatch;
   energy::EnergyParams energy;  // energy.*
+  bool track_sync_status = false;  // stats.sync_status (gpu/sync_status.h)
 };
 
 GpuParams gpu_params_from(const config::Config& c);
@@ -55,6 +56,14 @@ struct KernelRecord {
   std::uint64_t ctas = 0;
   std::uint64_t scheduler_cycles[static_cast<int>(sm::StallKind::kCount)] = {};
   bool completed = false;
+};
+
+// A policy's record (sched::PolicyRecord) with where it came from.
+struct TaggedRecord {
+  std::string kernel;
+  unsigned launch = 0;  // index into TimingTotals::launches
+  int sm = 0;
+  sched::PolicyRecord rec;
 };
 
 struct Launch;
@@ -76,6 +85,7 @@ struct TimingTotals {
   // sm[i].fetch_policy hold the counters in this order).
   std::string issue_policy, fetch_policy;
   std::vector<config::StatDecl> issue_stats, fetch_stats;
+  std::vector<TaggedRecord> records;  // every launch's policy records, by launch then SM
   KernelResources last_resources;
   unsigned last_occupancy_ctas = 0;     // CTAs per SM of the last launch
   unsigned last_warps_per_cta = 0;      // warps per CTA of the last launch

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/types.h"
@@ -31,10 +32,21 @@ class IWarpView {
   virtual unsigned cta_warps(int c) const = 0;
 };
 
+// One row a policy or shared unit reports for the JSON statistics, listed under
+// `stats.gpu.records.<kind>` with the SM and kernel added (a DDOS branch, a delay-limit change):
+// what a counter cannot say.
+struct PolicyRecord {
+  std::string kind;
+  std::vector<std::pair<std::string, double>> fields;
+};
+
 // A unit shared by the policies of one SM (a SIB prediction table, a warp priority table).
 class ISharedUnit {
  public:
   virtual ~ISharedUnit() = default;
+  // The launch has ended on this SM at `now` (called once, before its statistics are read):
+  // the unit closes what is open and writes its records.
+  virtual void finish(Cycle now) { (void)now; }
 };
 
 // The SM's shared units, created on first use by name; every scheduler of the SM that asks for
@@ -47,6 +59,10 @@ class SharedUnits {
     if (it == units_.end())
       it = units_.emplace(name, std::make_unique<T>(std::forward<Args>(args)...)).first;
     return static_cast<T&>(*it->second);
+  }
+  bool has(const std::string& name) const { return units_.count(name) != 0; }
+  void finish(Cycle now) {
+    for (auto& [name, u] : units_) u->finish(now);
   }
 
  private:
@@ -62,6 +78,8 @@ struct PolicyContext {
   sm::EventBus* events = nullptr;
   // The policy's declared statistics, in declaration order (increment only).
   std::uint64_t* counters = nullptr;
+  // Where the policy and the shared units it creates append their records (the SM's list).
+  std::vector<PolicyRecord>* records = nullptr;
   // Fetch policies: each scheduler's warp slots and its latest issue order (indices into
   // those slots), and the I-buffer capacity.
   const std::vector<std::vector<int>>* sched_slots = nullptr;

@@ -13,6 +13,7 @@
 
 namespace simtsync::func {
 struct ExecInst;
+struct MemAccess;
 }
 
 namespace simtsync::sm {
@@ -75,6 +76,9 @@ struct MemoryEvent {
   LaneMask lanes = 0;
   LaneMask succeeded = 0;
   bool last = true;  // the instruction has now completed for every lane
+  // The access (per-lane addresses and spaces); set on the last event only, valid while it is
+  // delivered.
+  const func::MemAccess* access = nullptr;
 };
 
 class ISmObserver {

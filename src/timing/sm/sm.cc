@@ -32,6 +32,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
     ctx.shared = &shared_units_;
     ctx.events = &events_;
     ctx.counters = stats_.sched[s].policy.data();
+    ctx.records = &records_;
     scheds_.push_back(sched::make_scheduler(p_.scheduler, ctx));
   }
   if (p_.track_warp_phases) {
@@ -48,6 +49,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
     ctx.shared = &shared_units_;
     ctx.events = &events_;
     ctx.counters = stats_.fetch_policy.data();
+    ctx.records = &records_;
     ctx.sched_slots = &sched_slots_;
     ctx.issue_orders = &orders_;
     fetch_policy_ = sched::make_fetch_policy(p_.fetch_policy, ctx);
@@ -316,7 +318,7 @@ void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
     ws.warp->simt->memory_reply(rep);
   }
   if (!events_.empty())
-    events_.deliver(MemoryEvent{now, slot, in.pc, &in, acc->mask, acc->succeeded, true},
+    events_.deliver(MemoryEvent{now, slot, in.pc, &in, acc->mask, acc->succeeded, true, acc},
                     &ISmObserver::on_memory);
   if (in.op == ptx::Opcode::kSt || in.op == ptx::Opcode::kRed) {
     if (ws.pending_stores > 0) --ws.pending_stores;

@@ -104,6 +104,12 @@ class Sm final : public sched::IWarpView {
   // The SM's counters. Warp-phase totals (stats.warp_phases) are folded in when CTAs complete
   // and when skipped cycles are charged (the GPU does both at the end of a launch).
   const SmStats& stats() const { return stats_; }
+  // The launch has ended at `now`: the policies' shared units close what is open and write
+  // their records (called once by the GPU, before it reads the statistics).
+  void finish_launch(Cycle now) { shared_units_.finish(now); }
+  // What the policies and their shared units reported that counters cannot say (a DDOS branch,
+  // a delay-limit change), in the order they wrote it.
+  const std::vector<sched::PolicyRecord>& records() const { return records_; }
   const ICacheStats& icache_stats() const { return icache_.stats(); }
   const mem::SharedStats& shared_stats() const { return shared_.stats(); }
   const std::vector<WarpSlot>& slots() const { return slots_; }
@@ -189,6 +195,7 @@ class Sm final : public sched::IWarpView {
   std::unique_ptr<sched::WarpPhaseTracker> phases_;  // stats.warp_phases
   void fold_phases();
   sched::SharedUnits shared_units_;
+  std::vector<sched::PolicyRecord> records_;
   std::vector<WarpSlot> slots_;
   std::vector<CtaSlot> ctas_;
   std::vector<std::unique_ptr<sched::IWarpScheduler>> scheds_;

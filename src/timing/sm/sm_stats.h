@@ -64,6 +64,10 @@ struct SmStats {
   std::uint64_t warp_phases = 0, exit_phases = 0, rtru_ppm_sum = 0, rtru_ppm_max = 0,
                 barrier_wait_cycles = 0, exit_wait_cycles = 0, phase_warp_cycles = 0,
                 critical_pairs = 0, critical_changes = 0;
+  // Synchronization status (stats.sync_status, gpu/sync_status.h; seed 000 Fig. 2): lock
+  // acquire attempts by outcome and wait-exit attempts by outcome, per lane.
+  std::uint64_t sync_lock_success = 0, sync_lock_fail_intra = 0, sync_lock_fail_inter = 0,
+                sync_wait_success = 0, sync_wait_fail = 0;
 };
 
 inline constexpr const char* kUnitNames[] = {"sp", "sfu", "dp", "ldst"};
@@ -99,6 +103,14 @@ inline constexpr StatField<SmStats> kSmStatFields[] = {
     SIMTSYNC_STAT(SmStats, critical_pairs, "consecutive warp-phases of a CTA"),
     SIMTSYNC_STAT(SmStats, critical_changes,
                   "consecutive warp-phases of a CTA with different critical warps"),
+    SIMTSYNC_STAT(SmStats, sync_lock_success,
+                  "lock acquire attempts that took the lock (stats.sync_status)"),
+    SIMTSYNC_STAT(SmStats, sync_lock_fail_intra,
+                  "lock acquire attempts that failed: held by a thread of the same warp"),
+    SIMTSYNC_STAT(SmStats, sync_lock_fail_inter,
+                  "lock acquire attempts that failed: held by another warp"),
+    SIMTSYNC_STAT(SmStats, sync_wait_success, "wait-exit attempts that left the wait loop"),
+    SIMTSYNC_STAT(SmStats, sync_wait_fail, "wait-exit attempts that went round again"),
     SIMTSYNC_STAT_MAX(SmStats, rtru_ppm_max, "largest RTRU of a warp-phase, in millionths"),
 };
 

@@ -247,10 +247,13 @@ const Ddos::SibEntry* Ddos::find(Pc pc) const {
 
 void Ddos::backward_branch(const sm::IssueEvent& e) {
   BranchInfo& b = branch_info(e);
+  ++b.executed;
+  b.taken += e.taken != 0 ? 1 : 0;
   const History* h = tracked(e.slot);
   if (!h) return;
   SibEntry* s = find(e.pc);
   if (h->spinning) {
+    ++b.by_spinning;
     count(kDdosSpinningBranches);
     if (!s) {
       // A free entry, else the lowest confidence, least recently updated among equals.
@@ -328,7 +331,10 @@ void Ddos::finish(Cycle now) {
                             {"annotated", b.annotated ? 1.0 : 0.0},
                             {"first", static_cast<double>(b.first)},
                             {"confirmed", static_cast<double>(b.confirmed)},
-                            {"last", static_cast<double>(b.last)}}});
+                            {"last", static_cast<double>(b.last)},
+                            {"executed", static_cast<double>(b.executed)},
+                            {"taken", static_cast<double>(b.taken)},
+                            {"by_spinning", static_cast<double>(b.by_spinning)}}});
     }
   }
   // What the next launch on this SM sees starts afresh in the records (the SIB-PT stays).

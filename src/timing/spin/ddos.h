@@ -138,6 +138,8 @@ class Ddos final : public sched::ISharedUnit, public sm::ISmObserver {
     bool annotated = false;
     Cycle first = 0, last = 0;
     std::int64_t confirmed = -1;
+    // Executions, those that some lane took, those by a warp DDOS classified as spinning.
+    std::uint64_t executed = 0, taken = 0, by_spinning = 0;
   };
 
   void count(DdosStat s) {

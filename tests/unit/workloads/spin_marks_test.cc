@@ -15,6 +15,8 @@
 #include "analysis/dominators.h"
 #include "analysis/loops.h"
 #include "framework/workload.h"
+#include "func/global_memory.h"
+#include "func/program.h"
 #include "ptx/parser.h"
 
 namespace simtsync::workloads {
@@ -150,6 +152,35 @@ TEST(SpinMarks, EveryMimdKernelIsMarked) {
     EXPECT_GT(loops, 0) << name;
   }
   EXPECT_GE(mimd, 5);
+}
+
+// The decoder turns the marks into ExecInst::spin_mark on the backward branches of the marked
+// loops (the SIBs BOWS and DDOS's ground truth use): every marked loop yields at least one, each
+// is a backward branch, and a kernel without marks has none.
+TEST(SpinMarks, DecoderMarksTheBackwardBranchesOfMarkedLoops) {
+  int kernels = 0;
+  for (const auto& [name, text] : embedded_ptx()) {
+    const ptx::Module m = load(name, text);
+    func::GlobalMemory mem;
+    const func::Program prog(m, mem);
+    for (const func::DecodedFunction& df : prog.functions()) {
+      if (df.code.empty()) continue;
+      const Marks marks = marks_of(*df.ir);
+      int sibs = 0;
+      for (const func::ExecInst& e : df.code) {
+        if (!e.spin_mark) continue;
+        ++sibs;
+        EXPECT_EQ(e.op, ptx::Opcode::kBra) << name << ":" << df.name;
+        EXPECT_LE(e.target_pc, e.pc) << name << ":" << df.name << " SIB is not backward";
+      }
+      if (marks.loop_depths.empty())
+        EXPECT_EQ(sibs, 0) << name << ":" << df.name;
+      else
+        EXPECT_GE(sibs, static_cast<int>(marks.loop_depths.size())) << name << ":" << df.name;
+      ++kernels;
+    }
+  }
+  EXPECT_GT(kernels, 20);
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ TEST(Registry, BuildsEveryListedSchedulerByName) {
   for (const std::string& n : scheduler_names()) EXPECT_EQ(make(n)->name(), n);
   EXPECT_EQ(scheduler_names(),
             (std::vector<std::string>{"lrr", "gto", "glrr", "two_level", "example_hold", "mwf_lrr",
-                                      "mwf_gto", "saws", "cawa"}));
+                                      "mwf_gto", "saws", "cawa", "bows"}));
 }
 
 TEST(Registry, UnknownNameIsAUsageErrorNamingIt) {

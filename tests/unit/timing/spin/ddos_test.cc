@@ -325,10 +325,22 @@ TEST(DdosTest, FinishWritesOneRecordPerBackwardBranchInPcOrder) {
     EXPECT_EQ(r.kind, "ddos_branch");
     EXPECT_EQ(r.fields, fields);
   };
-  expect(f.records[0],
-         {{"pc", 0x120}, {"annotated", 0}, {"first", 6}, {"confirmed", -1}, {"last", 6}});
-  expect(f.records[1],
-         {{"pc", 0x300}, {"annotated", 1}, {"first", 5}, {"confirmed", 13}, {"last", 20}});
+  expect(f.records[0], {{"pc", 0x120},
+                        {"annotated", 0},
+                        {"first", 6},
+                        {"confirmed", -1},
+                        {"last", 6},
+                        {"executed", 1},
+                        {"taken", 1},
+                        {"by_spinning", 0}});
+  expect(f.records[1], {{"pc", 0x300},
+                        {"annotated", 1},
+                        {"first", 5},
+                        {"confirmed", 13},
+                        {"last", 20},
+                        {"executed", 6},
+                        {"taken", 6},
+                        {"by_spinning", 5}});
 }
 
 sched::PolicyRecord branch_record(double sm, double annotated, double first, double confirmed,

@@ -1,0 +1,58 @@
+// Synchronization status (seed 000 Fig. 2 and 12), with stats.sync_status: every lock acquire
+// attempt ends in success, an intra-warp failure (the lock is held by a thread of the same warp)
+// or an inter-warp failure (held by another warp, or by nobody we saw take it); every wait-exit
+// attempt in success or failure.
+//
+// What counts, from the spin-loop marks the decoder turns into ExecInst::sync_role:
+//  - A lock acquire attempt is one lane of a compare-and-swap (or a lock-bit load, seed 001's
+//    LDSLK) inside a marked busy-wait loop, counted when the instruction completes for every
+//    lane (its MemoryEvent); success = the lanes whose swap happened / bit was taken.
+//  - The owner of a lock is the warp (SM, slot) whose lane last took it: a successful attempt
+//    makes it the owner of the word (global address; shared address on its SM; for lock bits,
+//    the bit the address maps to), and any later write to the word that is not an attempt (an
+//    exchange, a store, a reduction, an unlocking store) releases it. Within one instruction the
+//    successful lanes are taken first, so a lane that loses to a lane of its own warp fails
+//    intra-warp. Owners change when replies arrive, not when the atomic unit performs the
+//    operation: a failure is charged to the owner at reply time.
+//  - In a marked loop that holds no lock attempt (a wait loop: BH-ST's wait for a start index,
+//    NW's tokens, flag waits), a wait-exit attempt fails for every lane that takes the loop's
+//    spin-inducing branch (it goes round again) and succeeds for every lane that leaves the
+//    loop through one of its exiting branches (ExecInst::wait_exit_*; where the SIB is also the
+//    exit, its lanes that do not take it).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "timing/sm/events.h"
+
+namespace simtsync::gpu {
+
+struct SyncCounts {
+  std::uint64_t lock_success = 0, lock_fail_intra = 0, lock_fail_inter = 0;
+  std::uint64_t wait_success = 0, wait_fail = 0;
+};
+
+class SyncStatus {
+ public:
+  explicit SyncStatus(unsigned num_sms);
+  // The observer to subscribe to SM `sm`'s event bus.
+  sm::ISmObserver* observer(int sm) { return observers_[static_cast<size_t>(sm)].get(); }
+  const SyncCounts& counts(int sm) const { return counts_[static_cast<size_t>(sm)]; }
+
+ private:
+  class Observer;
+  struct Owner {
+    int sm = -1, slot = -1;
+  };
+  void on_issue(int sm, const sm::IssueEvent& e);
+  void on_memory(int sm, const sm::MemoryEvent& e);
+
+  std::vector<std::unique_ptr<sm::ISmObserver>> observers_;
+  std::vector<SyncCounts> counts_;
+  std::unordered_map<std::uint64_t, Owner> owner_;  // lock word (see key()) -> its owner
+};
+
+}  // namespace simtsync::gpu
