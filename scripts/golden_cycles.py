@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "tests", "golden", "cycles_test_size.csv")
-POLICIES = ("lrr", "gto", "glrr", "two_level")
+POLICIES = ("lrr", "gto", "glrr", "two_level", "cawa", "bows")
 COLUMNS = ("workload", "policy", "exit_code", "cycles", "warp_instructions")
 NUMBERS = COLUMNS[2:]
 
