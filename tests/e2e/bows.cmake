@@ -6,7 +6,7 @@
 # Included from tests/e2e/CMakeLists.txt, which defines simtsync_e2e() and ${exe}.
 set(bows_workloads ht atm_simt cp_ds_simt tl_fg_simt tl_cg_simt am_fg_simt am_cg_simt interac
     syncval_atom_lock syncval_warp_barr syncval_shrd_lock syncval_tiny_lock syncval_warp_vote
-    nw nw1 nw2 tsp bh bh_tb bh_sm bh_st_simt apriori)
+    nw nw1 nw2 nw_dp tsp bh bh_tb bh_sm bh_st_simt bh_fc apriori)
 set(bows sm.warp_scheduler.impl=bows)
 foreach(w ${bows_workloads})
   simtsync_e2e(${w}_bows 0 "VALIDATED" ${exe} run ${w} --size test --set ${bows})
