@@ -54,13 +54,13 @@ void SyncStatus::on_memory(int sm, const sm::MemoryEvent& e) {
   const func::ExecInst& in = *e.inst;
   if (in.sync_role == func::SyncRole::kLockAttempt) {
     SyncCounts& c = counts_[static_cast<size_t>(sm)];
-    for (unsigned l = 0; l < 64; ++l)
-      if ((e.succeeded >> l) & 1) {
-        owner_[key(sm, shared_lane(acc, in, l), acc.addr[l])] = {sm, e.slot};
-        ++c.lock_success;
-      }
-    for (unsigned l = 0; l < 64; ++l) {
-      if (!((e.lanes & ~e.succeeded) >> l & 1)) continue;
+    for (LaneMask m = e.succeeded; m; m &= m - 1) {
+      const auto l = static_cast<unsigned>(std::countr_zero(m));
+      owner_[key(sm, shared_lane(acc, in, l), acc.addr[l])] = {sm, e.slot};
+      ++c.lock_success;
+    }
+    for (LaneMask m = e.lanes & ~e.succeeded; m; m &= m - 1) {
+      const auto l = static_cast<unsigned>(std::countr_zero(m));
       auto it = owner_.find(key(sm, shared_lane(acc, in, l), acc.addr[l]));
       const bool intra = it != owner_.end() && it->second.sm == sm && it->second.slot == e.slot;
       ++(intra ? c.lock_fail_intra : c.lock_fail_inter);
@@ -72,8 +72,10 @@ void SyncStatus::on_memory(int sm, const sm::MemoryEvent& e) {
   const bool writes = in.op == ptx::Opcode::kSt || in.op == ptx::Opcode::kRed ||
                       in.op == ptx::Opcode::kAtom || in.lock_op == func::LockBitOp::kStoreUnlock;
   if (!writes) return;
-  for (unsigned l = 0; l < 64; ++l)
-    if ((e.lanes >> l) & 1) owner_.erase(key(sm, shared_lane(acc, in, l), acc.addr[l]));
+  for (LaneMask m = e.lanes; m; m &= m - 1) {
+    const auto l = static_cast<unsigned>(std::countr_zero(m));
+    owner_.erase(key(sm, shared_lane(acc, in, l), acc.addr[l]));
+  }
 }
 
 }  // namespace simtsync::gpu

@@ -149,13 +149,18 @@ class DelayLimit final : public ISharedUnit {
 
 class Bows final : public IWarpScheduler {
  public:
+  // own_ddos / own_delay: the units this policy created because the SM has no SharedUnits
+  // (unit tests); empty otherwise.
   Bows(const PolicyContext& ctx, const BowsParams& p, std::unique_ptr<IWarpScheduler> base,
-       spin::Ddos* ddos, DelayLimit& delay)
+       spin::Ddos* ddos, DelayLimit& delay, std::unique_ptr<ISharedUnit> own_ddos,
+       std::unique_ptr<ISharedUnit> own_delay)
       : p_(p),
         sched_(ctx.sched),
         nsched_(std::max(1u, ctx.num_schedulers)),
         counters_(ctx.counters),
         base_(std::move(base)),
+        own_ddos_(std::move(own_ddos)),
+        own_delay_(std::move(own_delay)),
         ddos_(ddos),
         delay_(delay) {
     st_.resize(ctx.warps ? ctx.warps->num_slots() : 64);
@@ -294,6 +299,7 @@ class Bows final : public IWarpScheduler {
   unsigned nsched_;
   std::uint64_t* counters_;
   std::unique_ptr<IWarpScheduler> base_;
+  std::unique_ptr<ISharedUnit> own_ddos_, own_delay_;
   spin::Ddos* ddos_;
   DelayLimit& delay_;
   std::vector<WarpState> st_;    // by SM warp slot
@@ -315,36 +321,6 @@ T& shared_or_own(const PolicyContext& ctx, const std::string& name,
   created = true;
   own = std::make_unique<T>(std::forward<Args>(args)...);
   return static_cast<T&>(*own);
-}
-
-// Owns what the SM does not (in unit tests without SharedUnits) next to the policy.
-class BowsHolder final : public IWarpScheduler {
- public:
-  BowsHolder(std::unique_ptr<ISharedUnit> ddos, std::unique_ptr<ISharedUnit> delay)
-      : ddos_(std::move(ddos)), delay_(std::move(delay)) {}
-  std::unique_ptr<ISharedUnit> ddos_, delay_;
-  std::unique_ptr<Bows> bows_;
-  void order(std::span<const SchedWarp> w, std::uint64_t v, Cycle now,
-             std::vector<int>& out) override {
-    bows_->order(w, v, now, out);
-  }
-  void issued(int index, Cycle now) override { bows_->issued(index, now); }
-  void long_latency(int index, Cycle now) override { bows_->long_latency(index, now); }
-  bool nothing_ready(Cycle now) override { return bows_->nothing_ready(now); }
-  Cycle next_event(Cycle now) const override { return bows_->next_event(now); }
-  std::string name() const override { return bows_->name(); }
-  void on_issue(const sm::IssueEvent& e) override { bows_->on_issue(e); }
-  void on_cta_launch(const sm::CtaEvent& e) override { bows_->on_cta_launch(e); }
-  void on_warp_exit(const sm::WarpExitEvent& e) override { bows_->on_warp_exit(e); }
-  void on_memory(const sm::MemoryEvent& e) override { bows_->on_memory(e); }
-  void on_barrier_release(const sm::BarrierEvent& e) override { bows_->on_barrier_release(e); }
-  void on_cta_exit(const sm::CtaEvent& e) override { bows_->on_cta_exit(e); }
-};
-
-unsigned stat_count(config::DeclareFn declare, const char* name) {
-  config::PluginDecl d(nullptr, kSchedulerPrefix, name);
-  declare(d);
-  return static_cast<unsigned>(d.stats().size());
 }
 
 }  // namespace
@@ -376,7 +352,7 @@ std::unique_ptr<IWarpScheduler> make_bows(const PolicyContext& ctx, const config
       found = true;
       break;
     }
-    if (base_counters) base_counters += stat_count(c.declare, c.name);
+    if (base_counters) base_counters += scheduler_stats(c.name).size();
   }
   if (!found)
     throw usage_error(fmt::format("{}.base: unknown policy '{}'", kSchedulerPrefix, base));
@@ -397,15 +373,10 @@ std::unique_ptr<IWarpScheduler> make_bows(const PolicyContext& ctx, const config
   }
   DelayLimit& delay = shared_or_own<DelayLimit>(ctx, "bows_delay_limit", own_delay, delay_created,
                                                 bp, ctx.counters, ctx.records);
-  auto bows = std::make_unique<Bows>(ctx, bp, std::move(inner), ddos, delay);
-  if (!own_ddos && !own_delay) {
-    if (ctx.events) ctx.events->subscribe(bows.get());
-    return bows;
-  }
-  auto holder = std::make_unique<BowsHolder>(std::move(own_ddos), std::move(own_delay));
-  holder->bows_ = std::move(bows);
-  if (ctx.events) ctx.events->subscribe(holder.get());
-  return holder;
+  auto bows = std::make_unique<Bows>(ctx, bp, std::move(inner), ddos, delay, std::move(own_ddos),
+                                     std::move(own_delay));
+  if (ctx.events) ctx.events->subscribe(bows.get());
+  return bows;
 }
 
 void declare_bows(config::PluginDecl& d) {

@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "func/program.h"
+#include "sched/sched_test_util.h"
 #include "timing/sched/i_warp_scheduler.h"
 
 namespace simtsync::sched {
@@ -17,10 +18,11 @@ namespace {
 
 using Order = std::vector<int>;
 
+// n live warps, warp i of age i.
 std::vector<SchedWarp> live(int n) {
-  std::vector<SchedWarp> w(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) w[static_cast<size_t>(i)] = {true, static_cast<std::uint64_t>(i), i};
-  return w;
+  std::vector<int> ages(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) ages[static_cast<size_t>(i)] = i;
+  return warps(ages);
 }
 
 // A BOWS policy over `base` with annotated SIBs, and its counters and records.

@@ -5,6 +5,7 @@
 #include <map>
 #include <vector>
 
+#include "sched/sched_test_util.h"
 #include "sm/sm_test_util.h"
 #include "timing/sched/i_warp_scheduler.h"
 
@@ -13,17 +14,6 @@ namespace {
 
 using Order = std::vector<int>;
 enum { kResorts, kGreedyHolds, kLoopAdds, kSkipSubs, kNumStats };
-
-// Slot i holds a live warp with age ages[i] and warp slot i; age < 0 marks an empty slot.
-std::vector<SchedWarp> warps(const std::vector<int>& ages) {
-  std::vector<SchedWarp> w(ages.size());
-  for (size_t i = 0; i < ages.size(); ++i) {
-    w[i].valid = ages[i] >= 0;
-    w[i].age = ages[i] < 0 ? 0 : static_cast<std::uint64_t>(ages[i]);
-    w[i].warp_id = static_cast<int>(i);
-  }
-  return w;
-}
 
 // Only at_barrier matters to CAWA.
 class View final : public IWarpView {

@@ -6,23 +6,13 @@
 #include <vector>
 
 #include "common/error.h"
+#include "sched/sched_test_util.h"
 #include "timing/sched/i_warp_scheduler.h"
 
 namespace simtsync::sched {
 namespace {
 
 using Order = std::vector<int>;
-
-// Slot i holds a live warp with age ages[i] and warp id i; age < 0 marks an empty slot.
-std::vector<SchedWarp> warps(const std::vector<int>& ages) {
-  std::vector<SchedWarp> w(ages.size());
-  for (size_t i = 0; i < ages.size(); ++i) {
-    w[i].valid = ages[i] >= 0;
-    w[i].age = ages[i] < 0 ? 0 : static_cast<std::uint64_t>(ages[i]);
-    w[i].warp_id = static_cast<int>(i);
-  }
-  return w;
-}
 
 std::unique_ptr<IWarpScheduler> make(const std::string& impl, std::uint64_t rotation = 0,
                                      unsigned active = 8) {
