@@ -168,6 +168,23 @@ GpuParams gpu_params_from(const config::Config& c) {
         "keys 'mem.l1.line_bytes' ({}) and 'mem.l1.sector_bytes' ({}): both must be powers of two "
         "with at most 32 sectors per line",
         h.l1.geo.line, h.l1.geo.sector));
+  // Every cache holds size = sets x ways x line with at least one set (a tag array would
+  // otherwise clamp to one set and silently hold a different capacity than configured).
+  auto check_geometry = [](const mem::CacheGeometry& g, const char* size_key, const char* assoc_key,
+                           const char* line_key) {
+    const std::uint64_t way_bytes = std::uint64_t{g.assoc} * g.line;
+    if (g.bytes % way_bytes != 0 || g.bytes < way_bytes)
+      throw usage_error(fmt::format(
+          "key '{}': {} bytes is not sets x ways x line for {} = {} ways of {} = {} bytes "
+          "(it must be a non-zero multiple of {} bytes)",
+          size_key, g.bytes, assoc_key, g.assoc, line_key, g.line, way_bytes));
+  };
+  check_geometry(h.l1.geo, "mem.l1.size_bytes", "mem.l1.assoc", "mem.l1.line_bytes");
+  check_geometry(h.l2.geo, "mem.l2.size_bytes", "mem.l2.assoc", "mem.l2.line_bytes");
+  // The constant cache: 4 ways (memory_hierarchy.cc) of the L1 line.
+  check_geometry({h.l1.const_bytes, mem::kConstCacheAssoc, h.l1.geo.line, h.l1.geo.sector},
+                 "mem.const_cache.size_bytes", "4 (the constant cache's fixed associativity)",
+                 "mem.l1.line_bytes");
   if (h.map.interleave % h.l1.geo.line != 0)
     throw usage_error(
         fmt::format("key 'mem.partition_interleave': {} must be a multiple of the "

@@ -14,6 +14,8 @@ struct CacheGeometry {
   unsigned sector = 32;    // sector size, bytes (the fill and transfer granularity)
 };
 
+inline constexpr unsigned kConstCacheAssoc = 4;  // the constant cache's ways (not configurable)
+
 struct L1Params {               // mem.l1.* (one per SM)
   bool enabled = true;          // mem.l1.enabled: false = every global access bypasses L1
   CacheGeometry geo;            // mem.l1.{bytes,assoc,line,sector}

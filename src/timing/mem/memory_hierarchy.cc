@@ -25,7 +25,7 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
       icnt_clk_(p.clock.icnt_mhz),
       l2_clk_(p.clock.l2_mhz),
       dram_clk_(p.clock.dram_mhz) {
-  CacheGeometry cgeo{p.l1.const_bytes, 4, p.l1.geo.line, p.l1.geo.sector};
+  CacheGeometry cgeo{p.l1.const_bytes, kConstCacheAssoc, p.l1.geo.line, p.l1.geo.sector};
   for (auto& s : sms_) {
     s.l1 = std::make_unique<L1Cache>(p.l1, p.l1.geo, p.l1.latency, *this, 1);
     L1Params cp = p.l1;
