@@ -112,7 +112,11 @@ void add_analyze_extras(CLI::App* cmd, AnalyzeOptions& o) {
 }
 
 std::string load_ptx_text(const std::string& path, const NvccOptions& nvcc) {
-  if (path.size() <= 3 || path.substr(path.size() - 3) != ".cu") return read_file(path);
+  if (path.size() <= 3 || path.substr(path.size() - 3) != ".cu") {
+    std::string text = read_file(path);
+    ptx::check_module_header(text, path);  // empty or .version-less PTX: exit 4
+    return text;
+  }
   if (!fs::exists(path)) throw usage_error(fmt::format("cannot read '{}'", path));
   const char* env = std::getenv("NVCC");
   std::string exe = env ? env : "nvcc";

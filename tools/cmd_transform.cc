@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 
 #include "common/error.h"
+#include "output_file.h"
 #include "ptx/parser.h"
 #include "ptx/printer.h"
 #include "transform/ssde.h"
@@ -22,6 +22,7 @@ int cmd_transform(const TransformOptions& in) {
   o.flags.compat |= o.compat;
   o.flags.no_parallel |= o.no_parallel;
   o.flags.params_may_alias |= o.params_may_alias;
+  if (!o.output.empty()) check_output_path(o.output, "the transformed PTX (-o)");
   const ptx::Module m = ptx::parse_module(load_ptx_text(o.path, o.nvcc), o.path);
   const analysis::AnalysisOptions a = o.flags.options();
   transform::SsdeOptions so;
@@ -33,9 +34,7 @@ int cmd_transform(const TransformOptions& in) {
   if (o.output.empty()) {
     std::cout << text;
   } else {
-    std::ofstream f(o.output);
-    if (!f) throw usage_error(fmt::format("cannot write '{}'", o.output));
-    f << text;
+    write_output_file(o.output, text, "the transformed PTX (-o)");
   }
   for (const auto& c : r.changes)
     fmt::print(stderr, "ssde: {}: loop {} now iterates through switch block {} (case {})\n",

@@ -4,12 +4,13 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
+#include <system_error>
 
 #include "cmd_analyze.h"
 #include "cmd_experiments.h"
 #include "cmd_transform.h"
+#include "output_file.h"
 #include "run_workload.h"
 #include "simt/registry.h"
 #include "stats/exec_report.h"
@@ -82,6 +83,17 @@ int cmd_run(const RunOptions& o, const std::string& json_path, const std::string
     fmt::print("{}", resolved_inputs_yaml(o));
     return 0;
   }
+  // The resolved configuration goes beside the JSON statistics.
+  std::string cfg_path = json_path;
+  if (cfg_path.size() > 5 && cfg_path.substr(cfg_path.size() - 5) == ".json")
+    cfg_path.resize(cfg_path.size() - 5);
+  cfg_path += ".config.yaml";
+  // Unwritable outputs are found before minutes of simulation, not after.
+  if (!json_path.empty()) {
+    check_output_path(json_path, "the JSON statistics (--json)");
+    check_output_path(cfg_path, "the resolved configuration (beside --json)");
+  }
+  if (!csv_path.empty()) check_output_path(csv_path, "the CSV statistics (--csv)");
   RunRecord r = run_workload(o);
   fmt::print("simtsync run {} --size {} --config {} (mode {})\n", o.workload,
              workloads::size_name(o.size), r.config_name, o.mode);
@@ -102,21 +114,11 @@ int cmd_run(const RunOptions& o, const std::string& json_path, const std::string
              "of which simulating kernels");
   const nlohmann::json j = r.to_json(o);
   if (!json_path.empty()) {
-    std::ofstream f(json_path);
-    if (!f) throw usage_error(fmt::format("cannot write '{}'", json_path));
-    f << j.dump(2) << "\n";
-    // The fully resolved configuration goes beside the statistics.
-    std::string cfg_path = json_path;
-    if (cfg_path.size() > 5 && cfg_path.substr(cfg_path.size() - 5) == ".json")
-      cfg_path.resize(cfg_path.size() - 5);
-    std::ofstream c(cfg_path + ".config.yaml");
-    c << r.config_yaml;
+    write_output_file(json_path, j.dump(2) + "\n", "the JSON statistics (--json)");
+    write_output_file(cfg_path, r.config_yaml, "the resolved configuration (beside --json)");
   }
-  if (!csv_path.empty()) {
-    std::ofstream f(csv_path);
-    if (!f) throw usage_error(fmt::format("cannot write '{}'", csv_path));
-    f << stats::flatten_csv(j);
-  }
+  if (!csv_path.empty())
+    write_output_file(csv_path, stats::flatten_csv(j), "the CSV statistics (--csv)");
   fmt::print("exit code {}\n", static_cast<int>(r.exit_code));
   return static_cast<int>(r.exit_code);
 }
@@ -237,20 +239,25 @@ int real_main(int argc, char** argv) {
     return rc == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
   }
   try {
-    if (*list) return cmd_list(list_name);
+    int rc = 0;
+    if (*list) rc = cmd_list(list_name);
     if (*run) {
       ro.size = workloads::size_from_name(size);
       ro.sets = parse_sets(sets);
-      return cmd_run(ro, json_path, csv_path, dump_config);
+      rc = cmd_run(ro, json_path, csv_path, dump_config);
     }
-    if (*bench) return cmd_bench(bench_json, bench_quick, parse_sets(bench_sets));
-    if (*analyze) return cmd_analyze(ao);
-    if (*transform) return cmd_transform(to);
+    if (*bench) rc = cmd_bench(bench_json, bench_quick, parse_sets(bench_sets));
+    if (*analyze) rc = cmd_analyze(ao);
+    if (*transform) rc = cmd_transform(to);
+    flush_stdout();  // a report lost on a full disk or closed pipe is an error too
+    return rc;
   } catch (const Error& e) {
     fmt::print(stderr, "simtsync: error: {}\n", e.what());
     return static_cast<int>(e.code());
+  } catch (const std::system_error& e) {  // fmt::print to a failing stdout
+    fmt::print(stderr, "simtsync: error: cannot write standard output: {}\n", e.what());
+    return static_cast<int>(ExitCode::kUsage);
   }
-  return 0;
 }
 
 }  // namespace

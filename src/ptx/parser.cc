@@ -110,6 +110,14 @@ Module parse_module(std::string_view text, const std::string& path) {
   return ModuleParser(text, path).parse();
 }
 
+void check_module_header(std::string_view text, const std::string& path) {
+  TokenCursor c(text, path);
+  const Token t = c.peek();
+  if (t.kind == TokKind::kEnd)
+    c.fail(t, "empty PTX: a module must start with a .version directive");
+  if (t.text != ".version") c.fail(t, "a PTX module must start with a .version directive");
+}
+
 Module load_module_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw usage_error("cannot read PTX file: " + path);
@@ -117,7 +125,9 @@ Module load_module_file(const std::string& path) {
   std::ostringstream ss;
   if (in) ss << in.rdbuf();
   if (!in || in.bad()) throw usage_error("cannot read PTX file: " + path);
-  return parse_module(ss.str(), path);
+  const std::string text = ss.str();
+  check_module_header(text, path);
+  return parse_module(text, path);
 }
 
 }  // namespace simtsync::ptx

@@ -35,7 +35,13 @@ namespace simtsync::ptx {
 // message "PATH:LINE:COL: error: WHAT: `offending text`".
 Module parse_module(std::string_view text, const std::string& path = "<input>");
 
-// Reads and parses a file; an unreadable file is a usage error (exit 2).
+// What a PTX file gets before it is parsed: empty text, or text whose first directive is not
+// .version (PTX ISA: it must come first; ptxas rejects a module without it), is malformed
+// input (ExitCode::kUnsupported, "PATH:LINE:COL: error: ..."). Inline test modules skip it.
+void check_module_header(std::string_view text, const std::string& path);
+
+// Reads, checks (check_module_header) and parses a file; an unreadable file is a usage error
+// (exit 2).
 Module load_module_file(const std::string& path);
 
 }  // namespace simtsync::ptx

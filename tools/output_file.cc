@@ -1,0 +1,60 @@
+#include "output_file.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "common/error.h"
+
+namespace simtsync::tools {
+namespace {
+
+Error cannot_write(const char* what, const std::string& path, int err) {
+  return usage_error(fmt::format("cannot write {} '{}': {}", what, path, std::strerror(err)));
+}
+
+}  // namespace
+
+void check_output_path(const std::string& path, const char* what) {
+  if (path.empty()) throw usage_error(fmt::format("empty path for {}", what));
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw cannot_write(what, path, EISDIR);
+    if (::access(path.c_str(), W_OK) != 0) throw cannot_write(what, path, errno);
+    return;
+  }
+  if (errno != ENOENT) throw cannot_write(what, path, errno);
+  const auto slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  if (::stat(dir.c_str(), &st) != 0) throw cannot_write(what, path, errno);
+  if (!S_ISDIR(st.st_mode)) throw cannot_write(what, path, ENOTDIR);
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) throw cannot_write(what, path, errno);
+}
+
+void write_output_file(const std::string& path, const std::string& text, const char* what) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw cannot_write(what, path, errno);
+  errno = 0;
+  const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  int err = errno;
+  const bool flushed = wrote && std::fflush(f) == 0;
+  if (wrote && !flushed) err = errno;
+  const bool closed = std::fclose(f) == 0;
+  if (wrote && flushed && !closed) err = errno;
+  if (!wrote || !flushed || !closed) throw cannot_write(what, path, err ? err : EIO);
+}
+
+void flush_stdout() {
+  std::cout.flush();
+  errno = 0;
+  if (!std::cout.good() || std::fflush(stdout) != 0 || std::ferror(stdout))
+    throw usage_error(
+        fmt::format("cannot write standard output: {}", std::strerror(errno ? errno : EIO)));
+}
+
+}  // namespace simtsync::tools

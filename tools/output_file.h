@@ -1,0 +1,21 @@
+// Output files of the simtsync command (--json, --csv, transform -o): checked before any work
+// starts, and every write checked through the final close, so that a full disk or an
+// unwritable path is exit 2 with the path instead of a silently missing or truncated file.
+#pragma once
+
+#include <string>
+
+namespace simtsync::tools {
+
+// Throws a usage error (exit 2) naming `path` when it cannot be written: its directory is
+// missing or not writable, or it exists and is not a writable file. Creates nothing.
+void check_output_path(const std::string& path, const char* what);
+
+// Writes `text` to `path` (replacing it); any failure of open, write, flush or close is a
+// usage error naming the path and the system's reason.
+void write_output_file(const std::string& path, const std::string& text, const char* what);
+
+// Flushes standard output; a failed write to it (a closed pipe, /dev/full) is a usage error.
+void flush_stdout();
+
+}  // namespace simtsync::tools
