@@ -13,6 +13,7 @@
 #include "analysis/reconvergence.h"
 #include "common/error.h"
 #include "func/global_memory.h"
+#include "ptx/operand_check.h"
 
 namespace simtsync::func {
 namespace {
@@ -323,15 +324,25 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
       return m;
     };
 
+    // The parser only builds instructions that fit their signature; IR made by transforms is
+    // checked here again, so nothing below indexes past the operands an opcode guarantees.
+    if (auto problem = ptx::check_operands(in)) throw fail(in, problem->what);
     const auto& ops = in.operands;
     auto add_src = [&](const Operand& op) {
-      if (e.nsrc >= 4) throw fail(in, "too many source operands");
+      if (e.nsrc >= std::size(e.src)) throw fail(in, "too many source operands");
       e.src[e.nsrc++] = src_of(op);
+    };
+    auto add_dst = [&](std::uint32_t reg) {
+      if (e.ndst >= std::size(e.dst)) throw fail(in, "too many destination operands");
+      e.dst[e.ndst++] = reg;
     };
     switch (in.opcode) {
       case ptx::Opcode::kBra:
         if (ops.empty() || ops[0].kind != Operand::Kind::kLabel || ops[0].target < 0)
           throw fail(in, "branch without a resolved label");
+        if (static_cast<size_t>(ops[0].target) >= f.insts.size())
+          throw fail(
+              in, fmt::format("branch to label '{}', which no instruction follows", ops[0].name));
         e.target_pc = f.insts[static_cast<size_t>(ops[0].target)].pc;
         e.reconv_pc = reconv.rpc_by_inst(static_cast<int>(i)).value_or(kExitPc);
         e.safe_reconv_pc = e.reconv_pc;
@@ -388,9 +399,9 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
         if (ops.size() != 2 || ops[1].kind != Operand::Kind::kAddress)
           throw fail(in, "malformed load");
         if (ops[0].kind == Operand::Kind::kVector) {
-          for (const auto& el : ops[0].elems) e.dst[e.ndst++] = dst_of(el);
+          for (const auto& el : ops[0].elems) add_dst(dst_of(el));
         } else {
-          e.dst[e.ndst++] = dst_of(ops[0]);
+          add_dst(dst_of(ops[0]));
         }
         e.mem = mem_of(ops[1]);
         break;
@@ -407,7 +418,10 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
       case ptx::Opcode::kAtom:
       case ptx::Opcode::kRed: {
         size_t k = 0;
-        if (in.opcode == ptx::Opcode::kAtom) e.dst[e.ndst++] = dst_of(ops.at(k++));
+        if (in.opcode == ptx::Opcode::kAtom) {
+          if (ops.empty()) throw fail(in, "malformed atomic");
+          add_dst(dst_of(ops[k++]));
+        }
         if (k >= ops.size() || ops[k].kind != Operand::Kind::kAddress)
           throw fail(in, "malformed atomic");
         e.mem = mem_of(ops[k++]);
@@ -451,10 +465,10 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
           const Operand& op = ops[k];
           if (k < ndst) {
             if (op.kind == Operand::Kind::kVector) {
-              for (const auto& el : op.elems) e.dst[e.ndst++] = dst_of(el);
+              for (const auto& el : op.elems) add_dst(dst_of(el));
             } else {
-              e.dst[e.ndst++] = dst_of(op);
-              if (op.reg2 >= 0) e.dst[e.ndst++] = df.reg_base + static_cast<std::uint32_t>(op.reg2);
+              add_dst(dst_of(op));
+              if (op.reg2 >= 0) add_dst(df.reg_base + static_cast<std::uint32_t>(op.reg2));
             }
           } else if (op.kind == Operand::Kind::kVector) {
             for (const auto& el : op.elems) add_src(el);

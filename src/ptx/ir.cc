@@ -11,9 +11,10 @@ namespace {
 struct OpInfo {
   const char* name;
   UnitClass unit;
+  const char* signature;
 };
 constexpr OpInfo kOps[] = {
-#define X(e, s, c) {s, UnitClass::c},
+#define X(e, s, c, o) {s, UnitClass::c, o},
 #include "ptx/opcodes.def"
 #undef X
 };
@@ -58,6 +59,9 @@ constexpr const char* kSpecialNames[] = {
 
 const char* opcode_name(Opcode op) { return kOps[static_cast<int>(op)].name; }
 UnitClass opcode_unit(Opcode op) { return kOps[static_cast<int>(op)].unit; }
+const char* opcode_signature(Opcode op) {
+  return kOps[static_cast<int>(op)].signature;
+}
 
 std::optional<Opcode> opcode_from_name(std::string_view s) {
   static const auto* map = [] {

@@ -17,7 +17,7 @@
 namespace simtsync::ptx {
 
 enum class Opcode : std::uint8_t {
-#define X(e, s, c) e,
+#define X(e, s, c, o) e,
 #include "ptx/opcodes.def"
 #undef X
 };
@@ -36,6 +36,8 @@ enum class ModCategory : std::uint8_t {
 
 const char* opcode_name(Opcode op);
 UnitClass opcode_unit(Opcode op);
+// The operand signature of opcodes.def (its fourth column; the letters are explained there).
+const char* opcode_signature(Opcode op);
 std::optional<Opcode> opcode_from_name(std::string_view s);
 const char* mod_name(Mod m);
 ModCategory mod_category(Mod m);

@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include "ptx/operand_check.h"
+
 namespace simtsync::ptx {
 
 Instruction InstructionParser::parse(std::vector<LabelRef>& refs) {
@@ -15,13 +17,18 @@ Instruction InstructionParser::parse(std::vector<LabelRef>& refs) {
   if (op.kind != TokKind::kWord || op.is_directive()) c_.fail(op, "expected an opcode");
   c_.next();
   parse_opcode(in, op);
+  std::vector<Token> starts;  // where each operand begins, for diagnostics
   if (!c_.peek().is(';')) {
     do {
+      starts.push_back(c_.peek());
       in.operands.push_back(parse_operand(in, refs, false));
     } while (c_.accept(','));
   }
   c_.expect(';', "expected ',' or ';' after operand");
   if (in.opcode == Opcode::kCall) normalize_call(in, op);
+  if (auto problem = check_operands(in))
+    c_.fail(problem->operand < 0 ? op : starts[static_cast<std::size_t>(problem->operand)],
+            problem->what);
   return in;
 }
 

@@ -1,0 +1,121 @@
+#include "ptx/operand_check.h"
+
+#include <fmt/format.h>
+
+namespace simtsync::ptx {
+namespace {
+
+constexpr std::size_t kMaxVector = 4;  // ExecInst holds at most 4 destinations and 4 sources
+
+bool is_dest(const Operand& o, bool pair) {
+  if (o.kind == Operand::Kind::kSink) return true;
+  return o.kind == Operand::Kind::kReg && !o.negate && (pair || o.reg2 < 0);
+}
+
+bool is_source(const Operand& o) {
+  switch (o.kind) {
+    case Operand::Kind::kReg:
+      return o.reg2 < 0;
+    case Operand::Kind::kImmInt:
+    case Operand::Kind::kImmF32:
+    case Operand::Kind::kImmF64:
+    case Operand::Kind::kSpecial:
+    case Operand::Kind::kSymbol:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Empty when `o` fits the signature letter; what it must be otherwise.
+std::string fit(char letter, const Operand& o) {
+  auto vector_of = [&](bool (*elem)(const Operand&), const char* what) -> std::string {
+    if (o.kind != Operand::Kind::kVector) return elem(o) ? "" : what;
+    if (o.elems.empty() || o.elems.size() > kMaxVector)
+      return fmt::format("{} (vectors of 1 to {} elements)", what, kMaxVector);
+    for (const auto& e : o.elems)
+      if (!elem(e)) return what;
+    return "";
+  };
+  switch (letter) {
+    case 'd':
+      return is_dest(o, false) ? "" : "a destination register or _";
+    case 'p':
+      return is_dest(o, true) ? "" : "a destination register, _ or a pair p|q";
+    case 's':
+      return is_source(o) ? "" : "a register, immediate, special register or symbol";
+    case 'D':
+      return vector_of([](const Operand& e) { return is_dest(e, false); },
+                       "a destination register, _ or a vector of them");
+    case 'S':
+      // A store vector may leave elements out with `_` (nvcc writes them; the decoder refuses).
+      if (o.kind == Operand::Kind::kVector)
+        return vector_of(
+            [](const Operand& e) { return is_source(e) || e.kind == Operand::Kind::kSink; },
+            "a source operand or a vector of them");
+      return vector_of(is_source, "a source operand or a vector of them");
+    case 'a':
+      return o.kind == Operand::Kind::kAddress ? "" : "an address [...]";
+    case 'l':
+      return o.kind == Operand::Kind::kLabel ? "" : "a label";
+    default:
+      return "nothing";
+  }
+}
+
+std::string count_text(std::size_t lo, std::size_t hi) {
+  if (lo == hi) return fmt::format("{} operand{}", lo, lo == 1 ? "" : "s");
+  if (hi == lo + 1) return fmt::format("{} or {} operands", lo, hi);
+  return fmt::format("{} to {} operands", lo, hi);
+}
+
+}  // namespace
+
+std::string_view operand_signature(const Instruction& in) {
+  if ((in.opcode == Opcode::kBar || in.opcode == Opcode::kBarrier) && in.has(Mod::kRedMod))
+    return "dss[s";
+  return opcode_signature(in.opcode);
+}
+
+std::optional<OperandProblem> check_operands(const Instruction& in) {
+  const std::string_view sig = operand_signature(in);
+  if (sig == "*") return std::nullopt;
+  std::string letters;
+  std::size_t required = std::string_view::npos;
+  for (char c : sig) {
+    if (c == '[') {
+      required = letters.size();
+    } else {
+      letters.push_back(c);
+    }
+  }
+  if (required == std::string_view::npos) required = letters.size();
+  const std::size_t n = in.operands.size();
+  if (n < required || n > letters.size())
+    return OperandProblem{-1, fmt::format("{} takes {}, not {}", opcode_name(in.opcode),
+                                          count_text(required, letters.size()), n)};
+  // Vector loads and stores move exactly .vN elements.
+  if (in.opcode == Opcode::kLd || in.opcode == Opcode::kLdu || in.opcode == Opcode::kSt) {
+    const int v = in.opcode == Opcode::kSt ? 1 : 0;
+    const Operand& o = in.operands[static_cast<std::size_t>(v)];
+    const unsigned vec = in.attrs().vec;
+    if (vec > kMaxVector)
+      return OperandProblem{-1, fmt::format("{}.v{} is unsupported (at most .v{})",
+                                            opcode_name(in.opcode), vec, kMaxVector)};
+    const bool is_vector = o.kind == Operand::Kind::kVector;
+    if (vec > 1 && (!is_vector || o.elems.size() != vec))
+      return OperandProblem{v, fmt::format("operand {} of {}.v{} must be a vector of {}", v + 1,
+                                           opcode_name(in.opcode), vec, vec)};
+    if (vec == 1 && is_vector)
+      return OperandProblem{v, fmt::format("operand {} of {} is a vector but there is no .vN",
+                                           v + 1, opcode_name(in.opcode))};
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (std::string need = fit(letters[i], in.operands[i]); !need.empty())
+      return OperandProblem{static_cast<int>(i), fmt::format("operand {} of {} must be {}", i + 1,
+                                                             opcode_name(in.opcode), need)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace simtsync::ptx
