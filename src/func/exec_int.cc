@@ -207,7 +207,10 @@ void Executor::exec_int(Warp& w, const ExecInst& in, LaneMask m) {
         if (uy == 0) {
           r = trunc_bytes(~std::uint64_t{0}, bytes);  // what the hardware sequence returns
         } else if (sgn) {
-          r = (sy == -1) ? trunc_bytes(static_cast<std::uint64_t>(-sx), bytes)
+          // x / -1 is the two's-complement negation: INT_MIN / -1 wraps to INT_MIN (the PTX
+          // ISA does not define the overflowing quotient; simtsync chooses the wrap),
+          // computed unsigned so that it is not C++ signed overflow.
+          r = (sy == -1) ? trunc_bytes(std::uint64_t{0} - static_cast<std::uint64_t>(sx), bytes)
                          : trunc_bytes(static_cast<std::uint64_t>(sx / sy), bytes);
         } else {
           r = ux / uy;
@@ -222,8 +225,16 @@ void Executor::exec_int(Warp& w, const ExecInst& in, LaneMask m) {
           r = ux % uy;
         }
         break;
-      case Opcode::kAbs: r = trunc_bytes(static_cast<std::uint64_t>(sx < 0 ? -sx : sx), bytes); break;
-      case Opcode::kNeg: r = trunc_bytes(static_cast<std::uint64_t>(-sx), bytes); break;
+      // abs and neg of the most negative value wrap to that value (two's complement, as the
+      // hardware does); negated unsigned, so without C++ signed overflow.
+      case Opcode::kAbs: {
+        const auto u = static_cast<std::uint64_t>(sx);
+        r = trunc_bytes(sx < 0 ? std::uint64_t{0} - u : u, bytes);
+        break;
+      }
+      case Opcode::kNeg:
+        r = trunc_bytes(std::uint64_t{0} - static_cast<std::uint64_t>(sx), bytes);
+        break;
       case Opcode::kMin: r = trunc_bytes(sgn ? static_cast<std::uint64_t>(std::min(sx, sy)) : std::min(ux, uy), bytes); break;
       case Opcode::kMax: r = trunc_bytes(sgn ? static_cast<std::uint64_t>(std::max(sx, sy)) : std::max(ux, uy), bytes); break;
       case Opcode::kPopc: r = static_cast<std::uint64_t>(std::popcount(ux)); break;

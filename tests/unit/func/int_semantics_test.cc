@@ -357,6 +357,30 @@ TEST(IntSemantics, MinMax64Signed) {
   }
 }
 
+// Issue 23: the overflowing cases of div.s64, rem.s64, abs.s64 and neg.s64 on INT64_MIN wrap
+// (two's complement) instead of being C++ signed overflow (the sanitizer job would trap).
+TEST(IntSemantics, Int64MinDivRemAbsNegWrap) {
+  std::vector<Row> rows = {
+      {w64(kMin64), w64(-1), 0}, {w64(kMin64), w64(1), 0}, {w64(kMax64), w64(-1), 0}};
+  auto o = run_body(R"(
+  div.s64 %rd20, %rd10, %rd11; st.global.u64 [%rd3], %rd20;
+  rem.s64 %rd21, %rd10, %rd11; st.global.u64 [%rd3+8], %rd21;
+  abs.s64 %rd22, %rd10;        st.global.u64 [%rd3+16], %rd22;
+  neg.s64 %rd23, %rd10;        st.global.u64 [%rd3+24], %rd23;
+  div.s32 %r10, %r1, %r2;      st.global.u32 [%rd3+32], %r10;
+)",
+                    rows);
+  EXPECT_EQ(static_cast<s64>(o.at(0, 0)), kMin64);  // INT64_MIN / -1 wraps to INT64_MIN
+  EXPECT_EQ(o.at(0, 1), 0u);
+  EXPECT_EQ(static_cast<s64>(o.at(0, 2)), kMin64);  // abs and neg of INT64_MIN: itself
+  EXPECT_EQ(static_cast<s64>(o.at(0, 3)), kMin64);
+  EXPECT_EQ(static_cast<s64>(o.at(1, 0)), kMin64);
+  EXPECT_EQ(static_cast<s64>(o.at(2, 0)), -kMax64);
+  EXPECT_EQ(static_cast<s64>(o.at(2, 3)), -kMax64);
+  // The 32-bit halves of the rows: 0 / -1 and 0 / 1 (low words of INT64_MIN are zero).
+  EXPECT_EQ(o.u32(0, 4), 0u);
+}
+
 TEST(IntSemantics, SixteenBitWrap) {
   std::vector<Row> rows = {{0x7fff, 1, 0}, {0xffff, 0xffff, 0}, {0x8000, 0x8000, 0}};
   auto o = run_body(R"(
