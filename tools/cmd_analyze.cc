@@ -8,14 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <set>
-#include <sstream>
 
 #include "analysis/printer.h"
 #include "cmd_analyze_table.h"
 #include "common/error.h"
+#include "common/input_file.h"
 #include "ptx/parser.h"
 
 namespace simtsync::tools {
@@ -24,11 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string read_file(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw usage_error(fmt::format("cannot read '{}'", path));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  return read_input_file(path, "input");
 }
 
 std::string quote(const std::string& s) {
@@ -117,7 +112,7 @@ std::string load_ptx_text(const std::string& path, const NvccOptions& nvcc) {
     ptx::check_module_header(text, path);  // empty or .version-less PTX: exit 4
     return text;
   }
-  if (!fs::exists(path)) throw usage_error(fmt::format("cannot read '{}'", path));
+  require_regular_file(path, "CUDA source");
   const char* env = std::getenv("NVCC");
   std::string exe = env ? env : "nvcc";
   if (!env && fs::exists("/usr/local/cuda/bin/nvcc")) exe = "/usr/local/cuda/bin/nvcc";

@@ -9,6 +9,7 @@
 
 #include "analysis/deadlock_printer.h"
 #include "common/error.h"
+#include "common/input_file.h"
 
 namespace simtsync::tools {
 namespace {
@@ -34,6 +35,10 @@ DetectionTable::DetectionTable(const std::string& truth_file) {
 void DetectionTable::load_truth(const std::string& file) {
   if (std::find(loaded_.begin(), loaded_.end(), file) != loaded_.end()) return;
   loaded_.push_back(file);
+  // An explicit --truth must be a readable regular file; FILE.truth beside an input is optional.
+  if (explicit_truth_) require_regular_file(file, "--truth file");
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return;
   std::ifstream in(file);
   if (!in) {
     if (explicit_truth_) throw usage_error(fmt::format("cannot read '{}'", file));

@@ -5,11 +5,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include "common/error.h"
+#include "common/input_file.h"
 #include "config/config.h"
 #include "config/embedded.h"
 
@@ -105,11 +105,7 @@ Config Config::load(const Schema& schema, const std::string& name_or_path,
     c.name_ = name_or_path;
     c.source_ = "built-in configs/" + file;
   } else {
-    std::ifstream in(name_or_path);
-    if (!in) throw usage_error(fmt::format("cannot read config file '{}'", name_or_path));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
+    text = read_input_file(name_or_path, "config file");
     file = name_or_path;
     c.name_ = std::filesystem::path(name_or_path).stem().string();
     c.source_ = name_or_path;

@@ -1,13 +1,11 @@
 #include "ptx/parser.h"
 
 #include <charconv>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <set>
-#include <sstream>
 
 #include "common/error.h"
+#include "common/input_file.h"
 #include "ptx/parser_cursor.h"
 #include "ptx/parser_decl.h"
 #include "ptx/parser_function.h"
@@ -119,13 +117,7 @@ void check_module_header(std::string_view text, const std::string& path) {
 }
 
 Module load_module_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw usage_error("cannot read PTX file: " + path);
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  if (in) ss << in.rdbuf();
-  if (!in || in.bad()) throw usage_error("cannot read PTX file: " + path);
-  const std::string text = ss.str();
+  const std::string text = read_input_file(path, "PTX file");
   check_module_header(text, path);
   return parse_module(text, path);
 }
