@@ -288,11 +288,22 @@ void add_misc(Schema& s) {
                "Timing mode: stop with a suspected-livelock report at this cycle (0: no limit)",
                "issue 3")
       .add_int("watchdog.no_completion_window", 50000000, 0, kNoLimit,
-               "Timing mode: cycles without any CTA completing before a suspected-livelock "
-               "report (0: off); a backstop for livelocks that keep changing memory, which the "
-               "quiet-cycles check cannot see",
+               "Timing mode: cycles without evidence of progress (no CTA completed, no warp "
+               "exited, memory reached no state it had not held since) before a "
+               "suspected-livelock report (0: off); a backstop for livelocks that keep changing "
+               "memory, which the quiet-cycles check cannot see (docs/timing-model.md)",
                "estimate: contended default-size runs (ht with 64 buckets, tl_cg, am_cg) go "
                "beyond 5M cycles before their first CTA completes")
+      .add_int("watchdog.starvation_window", 2000000, 0, kNoLimit,
+               "Timing mode: cycles of a quiet epoch (see quiet_cycles) in which every running "
+               "warp either repeats a state in a spin loop or does not advance at all before a "
+               "suspected-livelock (starvation) report (0: off)",
+               "issue 23: a starved lock holder under strict GTO; 10x quiet_cycles")
+      .add_float("watchdog.progress_seconds", 30, 0, 1e9,
+                 "Timing mode: wall-clock seconds between progress lines (cycle, KIPS, CTAs done) "
+                 "on stderr when it is not a terminal (a terminal gets one line updated twice a "
+                 "second); 0: no progress output",
+                 "issue 23: batch jobs and sweeps see long runs advance")
       .add_int("watchdog.quiet_cycles", 200000, 0, INT64_MAX,
                "Timing mode: cycles without progress (no memory value change, warp exit or "
                "barrier release) before warps are checked for repeating states (livelock)",

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 #include "common/check.h"
 
 namespace simtsync::func {
@@ -73,6 +75,23 @@ void GlobalMemory::write(Addr addr, const void* src, std::uint64_t n) {
     addr += chunk;
     n -= chunk;
   }
+}
+
+std::uint64_t GlobalMemory::content_hash() const {
+  // Per page a word-by-word mix, combined by addition so that the unordered page map's
+  // iteration order does not matter; all-zero pages add nothing (as if never touched).
+  std::uint64_t total = 0;
+  for (const auto& [page, bytes] : pages_) {
+    std::uint64_t h = 0, any = 0;
+    for (Addr i = 0; i < kPageSize; i += 8) {
+      std::uint64_t v;
+      std::memcpy(&v, bytes.get() + i, 8);
+      any |= v;
+      h = (h ^ v) * 0x100000001b3ULL + (h >> 29);
+    }
+    if (any) total += (h ^ (page * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+  }
+  return total;
 }
 
 }  // namespace simtsync::func

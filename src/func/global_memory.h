@@ -34,6 +34,9 @@ class GlobalMemory {
   }
   // Name of the mapped range nearest to addr (for fault messages).
   std::string describe(Addr addr) const;
+  // A hash of every byte written so far (equal contents give equal hashes, whatever the order
+  // of the writes). Reads all of memory: for the timing watchdog's rare samples, not hot paths.
+  std::uint64_t content_hash() const;
 
   void read(Addr addr, void* dst, std::uint64_t n) const;
   void write(Addr addr, const void* src, std::uint64_t n);

@@ -39,8 +39,11 @@ std::uint64_t Watchdog::hash_state(const Executor& ex, Warp& w) const {
 
 bool Watchdog::after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>& warps) {
   if (opts_.max_steps && ex.steps() >= opts_.max_steps) {
-    build_report(ex, warps, fmt::format("the step limit of {} warp instructions was reached",
-                                        opts_.max_steps));
+    build_report(
+        ex, warps,
+        fmt::format("the step limit of {} warp instructions was reached (watchdog.max_steps)",
+                    opts_.max_steps),
+        false);
     return true;
   }
   if (ex.progress() != last_progress_) {
@@ -85,19 +88,22 @@ bool Watchdog::after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>
     if (x.simt && x.state == WarpState::kRunning && !x.simt->finished() && !x.cycling) return false;
   build_report(ex, warps,
                "livelock: no warp can make progress (every running warp repeats the same state "
-               "with memory unchanged)");
+               "with memory unchanged)",
+               true);
   return true;
 }
 
 void Watchdog::all_blocked(Executor& ex, std::vector<Warp>& warps) {
-  build_report(ex, warps, "deadlock: every live warp waits at a barrier that cannot complete");
+  build_report(ex, warps, "deadlock: every live warp waits at a barrier that cannot complete",
+               true);
 }
 
-void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why) {
+void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why,
+                            bool proven) {
   reason_ = why;
   const Program& prog = ex.program();
-  std::string out = fmt::format("simtsync watchdog: kernel '{}' cannot finish: {}\n",
-                                ex.launch().kernel->name, why);
+  std::string out = fmt::format("simtsync watchdog: kernel '{}' {}: {}\n", ex.launch().kernel->name,
+                                proven ? "cannot finish" : "stopped", why);
   // Spinning loops first: the backward branches warps cycle through.
   std::map<Pc, int> loops;
   for (const auto& w : warps)

@@ -32,19 +32,25 @@ class Watchdog {
   bool after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>& warps);
   // Called when no warp could run at all.
   void all_blocked(Executor& ex, std::vector<Warp>& warps);
-  // Stops with a report under the given reason (cycle limit, no CTA completing, ...).
+  // Stops with a report under the given reason (cycle limit, no evidence of progress, ...): a
+  // suspicion, so the report says the kernel was stopped, not that it cannot finish.
   void stop(Executor& ex, std::vector<Warp>& warps, const std::string& why) {
-    build_report(ex, warps, why);
+    build_report(ex, warps, why, false);
   }
   // Timing mode: the current cycle (quiet_cycles counts from the last progress).
   void set_time(std::uint64_t now) { now_ = now; }
   bool quiet() const { return quiet_; }
+  // Timing mode: the cycle of the last visible progress (memory change, warp exit, barrier
+  // release) seen by after_step.
+  std::uint64_t last_progress_time() const { return last_progress_time_; }
   const std::string& report() const { return report_; }
   const std::string& reason() const { return reason_; }
+  // A warp's whole state (reconvergence entries, registers, frame, local memory).
+  std::uint64_t hash_state(const Executor& ex, Warp& w) const;
 
  private:
-  std::uint64_t hash_state(const Executor& ex, Warp& w) const;
-  void build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why);
+  // `proven`: the report says the kernel cannot finish (else that the watchdog stopped it).
+  void build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why, bool proven);
 
   WatchdogOptions opts_;
   std::uint64_t last_progress_ = ~std::uint64_t{0};

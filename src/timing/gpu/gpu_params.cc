@@ -198,6 +198,8 @@ GpuParams gpu_params_from(const config::Config& c) {
   p.mem.queue_depth = u("mem.simple.queue_depth");
   p.max_cycles = static_cast<Cycle>(c.get_int("watchdog.max_cycles"));
   p.no_completion_window = static_cast<Cycle>(c.get_int("watchdog.no_completion_window"));
+  p.starvation_window = static_cast<Cycle>(c.get_int("watchdog.starvation_window"));
+  p.progress_seconds = c.get_float("watchdog.progress_seconds");
   p.watchdog.quiet_steps = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_steps"));
   s.track_warp_phases = c.get_bool("stats.warp_phases");
   p.track_sync_status = c.get_bool("stats.sync_status");

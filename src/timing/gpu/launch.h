@@ -30,6 +30,7 @@ struct Launch final : func::IExecListener {
 
   const GpuParams& p;
   const func::Program& prog;
+  func::GlobalMemory* gmem = nullptr;  // the launch's global memory (the watchdog hashes it)
   func::LaunchInfo li;
   std::vector<func::Cta> ctas;
   std::vector<func::Warp> warps;

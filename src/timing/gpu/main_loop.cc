@@ -1,8 +1,9 @@
 // The main loop of one launch: memory side, then responses to the SMs, then each SM's tick
 // (an SM that made no progress sleeps until its next internal event, a memory response or a
 // new CTA; skipped cycles are charged to its schedulers' last stall reasons), then completed
-// CTAs are released and new ones dispatched; the watchdog and the cycle limits are checked
-// every cycle. When nothing at all can happen any more the launch is a deadlock.
+// CTAs are released and new ones dispatched; the cycle limit is checked every cycle and the
+// evidence of progress (progress_watch.h) every 65536. When nothing at all can happen any more
+// the launch is a deadlock.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -12,34 +13,47 @@
 
 #include "func/launch_setup.h"
 #include "timing/gpu/launch.h"
+#include "timing/gpu/progress_watch.h"
 
 namespace simtsync::gpu {
 namespace {
 
-// A progress line on stderr for long runs, only when it is a terminal.
+// A progress line on stderr for long runs: on a terminal one line rewritten in place twice a
+// second; otherwise (a batch job, a sweep's log) a full line every `seconds` of wall time, so
+// that output stays quiet for runs shorter than that. `seconds` 0 turns both off
+// (watchdog.progress_seconds). The clock is read only every 65536 loop iterations.
 class ProgressLine {
  public:
-  explicit ProgressLine(const std::string& kernel)
-      : kernel_(kernel), tty_(::isatty(STDERR_FILENO) != 0) {}
+  ProgressLine(const std::string& kernel, double seconds)
+      : kernel_(kernel),
+        tty_(::isatty(STDERR_FILENO) != 0),
+        on_(seconds > 0),
+        period_(tty_ ? std::chrono::milliseconds(500)
+                     : std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(seconds))) {}
   ~ProgressLine() {
-    if (printed_) std::fprintf(stderr, "\n");
+    if (printed_ && tty_) std::fprintf(stderr, "\n");
   }
-  // True every 65536 loop iterations on a terminal (then maybe() may print).
-  bool due() { return tty_ && (++count_ & 0xffff) == 0; }
+  // True every 65536 loop iterations (then maybe() may print).
+  bool due() { return on_ && (++count_ & 0xffff) == 0; }
   void maybe(Cycle now, std::uint64_t warp_instructions, std::size_t done, std::size_t total) {
     const auto t = std::chrono::steady_clock::now();
-    if (t - last_ <= std::chrono::milliseconds(500)) return;
+    if (t - last_ < period_) return;
     last_ = t;
     const double secs = std::chrono::duration<double>(t - start_).count();
-    std::fprintf(stderr, "\r[simtsync] %s: cycle %llu, %.0f KIPS, CTAs %zu/%zu done   ",
-                 kernel_.c_str(), static_cast<unsigned long long>(now),
-                 static_cast<double>(warp_instructions) / secs / 1e3, done, total);
+    std::fprintf(stderr, "%s[simtsync] %s: cycle %llu, %.0f KIPS, CTAs %zu/%zu done, %.0f s%s",
+                 tty_ ? "\r" : "", kernel_.c_str(), static_cast<unsigned long long>(now),
+                 static_cast<double>(warp_instructions) / secs / 1e3, done, total, secs,
+                 tty_ ? "   " : "\n");
+    if (!tty_) std::fflush(stderr);
     printed_ = true;
   }
 
  private:
   std::string kernel_;
   bool tty_;
+  bool on_;
+  std::chrono::steady_clock::duration period_;
   bool printed_ = false;
   std::uint64_t count_ = 0;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
@@ -52,10 +66,10 @@ func::LaunchResult run_main_loop(Launch& l) {
   const GpuParams& p = l.p;
   func::LaunchResult result;
   Cycle& now = l.now;
-  Cycle last_completion = 0;
   std::vector<Cycle> wake(l.sms.size(), 0);
   std::vector<Cycle> last_tick(l.sms.size(), 0);
-  ProgressLine progress(l.li.kernel->name);
+  ProgressLine progress(l.li.kernel->name, p.progress_seconds);
+  ProgressWatch watch(p);
   mem::IMemPort& memory = *l.memory;
   func::Executor& ex0 = *l.executors.front();
   mem::MemRequest resp;
@@ -82,7 +96,6 @@ func::LaunchResult run_main_loop(Launch& l) {
         l.cta_sm[static_cast<size_t>(c)] = -1;
         ++l.done_ctas;
         freed = true;
-        last_completion = now;
       }
     }
     if (freed) l.dispatch();
@@ -95,15 +108,18 @@ func::LaunchResult run_main_loop(Launch& l) {
     if (l.done_ctas == l.ctas.size()) break;
     if (p.max_cycles && now >= p.max_cycles) {
       result.watchdog_reason =
-          fmt::format("suspected livelock: the cycle limit of {} was reached", p.max_cycles);
+          fmt::format("suspected livelock: the cycle limit of {} (watchdog.max_cycles) was reached",
+                      p.max_cycles);
       l.dog.stop(ex0, l.warps, result.watchdog_reason);
       break;
     }
-    if (p.no_completion_window && now - last_completion > p.no_completion_window) {
-      result.watchdog_reason =
-          fmt::format("suspected livelock: no CTA completed in {} cycles", p.no_completion_window);
-      l.dog.stop(ex0, l.warps, result.watchdog_reason);
-      break;
+    // Evidence of progress beyond CTA completion (progress_watch.h), sampled every 65536 cycles.
+    if (now >= watch.next_sample()) {
+      result.watchdog_reason = watch.sample(l, now);
+      if (!result.watchdog_reason.empty()) {
+        l.dog.stop(ex0, l.warps, result.watchdog_reason);
+        break;
+      }
     }
     Cycle next = now + 1;
     if (!progressed && !freed) {

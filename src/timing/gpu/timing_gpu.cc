@@ -61,6 +61,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   li.lock_bits = p_.sm.shared_lock_bits;
   li.reconvergence = &p_.reconvergence;
   Launch l(p_, prog, li);
+  l.gmem = &mem;
   func::create_grid(prog, l.li, false, l.ctas, l.warps);
   l.cta_sm.assign(l.ctas.size(), -1);
 

@@ -36,7 +36,9 @@ struct GpuParams {
   bool hierarchy = true;              // mem.model: hierarchy (else the simple stand-in)
   mem::HierarchyParams hier;
   Cycle max_cycles = 0;               // 0: no limit
-  Cycle no_completion_window = 50'000'000;
+  Cycle no_completion_window = 50'000'000;  // without evidence of progress (progress_watch.h)
+  Cycle starvation_window = 2'000'000;
+  double progress_seconds = 30;  // progress line on stderr (0: none)
   func::WatchdogOptions watchdog;
   simt::UnitChoice reconvergence = simt::reconvergence_choice("ipdom_stack");
   DispatchParams dispatch;

@@ -1,0 +1,132 @@
+#include "timing/gpu/progress_watch.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "timing/gpu/launch.h"
+
+namespace simtsync::gpu {
+namespace {
+
+bool live(const func::Warp& w) {
+  return w.simt && w.state != func::WarpState::kFinished;
+}
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  return (h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2))) * 0xff51afd7ed558ccdULL;
+}
+
+}  // namespace
+
+ProgressWatch::ProgressWatch(const GpuParams& p)
+    : window_(p.no_completion_window),
+      starvation_window_(p.starvation_window),
+      // Enough memory samples inside one window that its evidence is never stale by much.
+      memory_interval_(std::clamp<Cycle>(p.no_completion_window / 16, kSampleCycles,
+                                         Cycle{64} * kSampleCycles)) {}
+
+std::uint64_t ProgressWatch::memory_hash(const Launch& l) {
+  std::uint64_t h = l.gmem ? l.gmem->content_hash() : 0;
+  for (const auto& c : l.ctas) {
+    if (l.cta_sm[static_cast<size_t>(c.index)] < 0) continue;
+    h = mix(h, static_cast<std::uint64_t>(c.index));
+    for (std::uint8_t b : c.shared) h = mix(h, b);
+  }
+  for (const auto& s : l.sms) {
+    const std::uint8_t* bits = s->lock_bits();
+    if (!bits) continue;
+    for (unsigned i = 0; i < l.p.sm.shared_lock_bits; ++i) h = mix(h, bits[i]);
+  }
+  return h;
+}
+
+std::string ProgressWatch::sample(Launch& l, Cycle now) {
+  next_ = now + kSampleCycles;
+  std::size_t live_warps = 0;
+  for (const auto& w : l.warps) live_warps += live(w) ? 1 : 0;
+  // Only completions start CTAs, so between completions the live count falls only by exits.
+  if (l.done_ctas != done_ctas_ || live_warps != live_warps_) {
+    done_ctas_ = l.done_ctas;
+    live_warps_ = live_warps;
+    last_evidence_ = now;
+    states_.clear();
+    seen_progress_ = ~std::uint64_t{0};  // the next memory sample is a fresh reference
+    next_memory_ = now + memory_interval_;
+    return {};
+  }
+  std::string why = check_memory(l, now, now >= next_memory_);
+  if (why.empty()) why = check_starvation(l, now);
+  return why;
+}
+
+std::string ProgressWatch::check_memory(Launch& l, Cycle now, bool due) {
+  if (window_ == 0) return {};
+  const bool expiring = now - last_evidence_ > window_;
+  if (!due && !expiring) return {};
+  next_memory_ = now + memory_interval_;
+  // The functional progress counter moves on every memory value change (and exit, barrier
+  // release): unchanged, memory is what the last sample hashed.
+  const std::uint64_t progress = l.executors.front()->progress();
+  if (progress != seen_progress_) {
+    seen_progress_ = progress;
+    ++memory_samples_;
+    if (states_.insert(memory_hash(l)).second) {
+      ++new_states_;
+      // The first sample after a completion only sets the reference.
+      if (states_.size() > 1) last_evidence_ = now;
+      return {};
+    }
+    ++revisits_;
+  }
+  if (!expiring) return {};
+  return fmt::format(
+      "suspected livelock: for {} cycles no CTA completed, no warp exited and memory reached no "
+      "state it had not held before ({} memory samples, {} of them a return to an earlier "
+      "state); watchdog.no_completion_window = {} sets the window (0: off)",
+      now - last_evidence_, states_.size() + revisits_, revisits_, window_);
+}
+
+std::string ProgressWatch::check_starvation(Launch& l, Cycle now) {
+  if (starvation_window_ == 0 || !l.dog.quiet()) return {};
+  func::Executor& ex = *l.executors.front();
+  const Cycle epoch = l.dog.last_progress_time();
+  auto snapshot = [&] {
+    quiet_epoch_ = epoch;
+    snapshot_at_ = now;
+    snapshot_.assign(l.warps.size(), 0);
+    for (auto& w : l.warps)
+      if (live(w) && w.state == func::WarpState::kRunning)
+        snapshot_[static_cast<size_t>(w.global_id)] = l.dog.hash_state(ex, w) | 1;
+  };
+  if (epoch != quiet_epoch_) {
+    snapshot();
+    return {};
+  }
+  if (now - snapshot_at_ < starvation_window_) return {};
+  unsigned cycling = 0, still = 0, at_barrier = 0;
+  for (auto& w : l.warps) {
+    if (!live(w)) continue;
+    if (w.state == func::WarpState::kAtBarrier) {
+      ++at_barrier;
+    } else if (w.cycling) {
+      ++cycling;
+    } else if (snapshot_[static_cast<size_t>(w.global_id)] == (l.dog.hash_state(ex, w) | 1)) {
+      ++still;
+    } else {
+      snapshot();  // a warp moved (its registers change): watch again from here
+      return {};
+    }
+  }
+  if (cycling == 0) return {};
+  return fmt::format(
+      "suspected livelock (starvation): for {} cycles memory did not change, no warp exited and "
+      "no barrier released, while {} warp(s) repeated the same state in a spin loop and {} "
+      "warp(s) did not advance at all{} (the issue scheduler never picks them?); "
+      "watchdog.starvation_window = {} sets the window (0: off)",
+      now - epoch, cycling, still,
+      at_barrier ? fmt::format(", {} waiting at a barrier", at_barrier) : std::string(),
+      starvation_window_);
+}
+
+}  // namespace simtsync::gpu

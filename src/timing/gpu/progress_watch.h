@@ -1,0 +1,71 @@
+// The timing watchdog's evidence of progress beyond CTA completion, so that a slow but
+// progressing launch (a heavily contended lock hands off every few thousand cycles and no CTA
+// completes for tens of millions of cycles) is never stopped as a livelock, while a starved lock
+// holder is caught long before the no-completion backstop.
+//
+// Sampled by the main loop every kSampleCycles cycles of simulated time (it only reads state,
+// so simulated timing is unaffected). Evidence of progress:
+//   - a CTA completed or a warp exited;
+//   - global memory (with the running CTAs' shared memory and the SMs' lock bits) reached a
+//     state it had not held at any sample since the last completion or exit (a lock hand-off
+//     that inserts a key does; a lock merely taken and released again does not).
+// Two suspicions stop the launch (the func::Watchdog report says "stopped", not "cannot finish"):
+//   - no evidence for watchdog.no_completion_window cycles;
+//   - starvation: memory unchanged, no exit and no barrier release (func::Watchdog::quiet) and,
+//     for watchdog.starvation_window cycles, every running warp either repeats a state in a
+//     spin loop or has not advanced at all (the issue scheduler never picks it).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "common/types.h"
+
+namespace simtsync::gpu {
+
+struct Launch;
+struct GpuParams;
+
+class ProgressWatch {
+ public:
+  static constexpr Cycle kSampleCycles = Cycle{1} << 16;
+
+  explicit ProgressWatch(const GpuParams& p);
+
+  // The cycle of the next sample (the main loop calls sample() once now reaches it).
+  Cycle next_sample() const { return next_; }
+  // Takes a sample; returns the reason to stop as a suspected livelock, or "".
+  std::string sample(Launch& l, Cycle now);
+
+  // For tests and reports.
+  std::uint64_t memory_samples() const { return memory_samples_; }
+  std::uint64_t new_states() const { return new_states_; }
+
+ private:
+  std::string check_memory(Launch& l, Cycle now, bool due);
+  std::string check_starvation(Launch& l, Cycle now);
+  static std::uint64_t memory_hash(const Launch& l);
+
+  Cycle window_;             // watchdog.no_completion_window (0: off)
+  Cycle starvation_window_;  // watchdog.starvation_window (0: off)
+  Cycle memory_interval_;    // cycles between memory samples
+  Cycle next_ = kSampleCycles;
+  Cycle next_memory_ = 0;
+
+  // Evidence.
+  std::size_t done_ctas_ = 0;
+  std::size_t live_warps_ = 0;
+  Cycle last_evidence_ = 0;
+  std::uint64_t seen_progress_ = 0;           // func progress counter at the last sample
+  std::unordered_set<std::uint64_t> states_;  // memory hashes since the last exit/completion
+  std::uint64_t memory_samples_ = 0, new_states_ = 0, revisits_ = 0;
+
+  // Starvation: the quiet epoch watched (its start cycle) and each warp's state then.
+  Cycle quiet_epoch_ = ~Cycle{0};
+  Cycle snapshot_at_ = 0;
+  std::vector<std::uint64_t> snapshot_;  // per global warp id (0: not running)
+};
+
+}  // namespace simtsync::gpu
