@@ -89,13 +89,16 @@ std::vector<int> ReachingDefs::reaching(int inst, int reg) const {
   std::vector<int> result;
   if (reg < 0 || static_cast<size_t>(reg) >= by_reg_.size()) return result;
   const NodeId b = cfg_->node_of_inst(inst);
-  // Walk back inside the block: the nearest unguarded definition ends the search.
-  for (int i = inst - 1; i >= cfg_->block(b).begin; --i) {
-    const auto& in = f.insts[static_cast<size_t>(i)];
-    const auto d = defs(in);
-    if (std::find(d.begin(), d.end(), reg) == d.end()) continue;
+  // Walk back over this register's definitions inside the block (by_reg_ is ascending, so a
+  // binary search finds the nearest one without scanning the block): the nearest unguarded
+  // definition ends the search.
+  const std::vector<int>& mine = by_reg_[static_cast<size_t>(reg)];
+  const int begin = cfg_->block(b).begin;
+  for (auto it = std::lower_bound(mine.begin(), mine.end(), inst);
+       it != mine.begin() && *(it - 1) >= begin;) {
+    const int i = *--it;
     result.push_back(i);
-    if (in.guard.reg < 0) {
+    if (f.insts[static_cast<size_t>(i)].guard.reg < 0) {
       std::sort(result.begin(), result.end());
       return result;
     }

@@ -125,9 +125,8 @@ SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
       std::map<NodeId, int> cut;
       for (int p : uni.divergence_points()) {
         if (!uni.divergent_branch(p)) continue;
-        const auto& region = uni.region(p);
         if (!std::all_of(l.blocks.begin(), l.blocks.end(),
-                         [&](NodeId b) { return region[static_cast<size_t>(b)] != 0; }))
+                         [&](NodeId b) { return uni.in_region(p, b); }))
           continue;
         v.enclosing_divergent.push_back(p);
         const ReconvergencePoint* rp = r.rec_.find_by_inst(p);

@@ -34,10 +34,14 @@ bool reads_lane_special(const Operand& o) {
 }
 
 // Blocks on paths from `from` that have not reached `stop` (stop excluded). Real edges only.
-void mark_paths(const Cfg& cfg, NodeId from, NodeId stop, std::vector<char>& seen) {
+// `seen` (indexed by node) marks the blocks already found and is left marked; every block
+// newly marked is appended to `found`.
+void mark_paths(const Cfg& cfg, NodeId from, NodeId stop, std::vector<char>& seen,
+                std::vector<NodeId>& found) {
   if (from == stop || !cfg.is_block(from) || seen[static_cast<size_t>(from)]) return;
   std::vector<NodeId> work{from};
   seen[static_cast<size_t>(from)] = 1;
+  found.push_back(from);
   while (!work.empty()) {
     const NodeId n = work.back();
     work.pop_back();
@@ -46,6 +50,7 @@ void mark_paths(const Cfg& cfg, NodeId from, NodeId stop, std::vector<char>& see
           cfg.is_virtual_edge(n, s))
         continue;
       seen[static_cast<size_t>(s)] = 1;
+      found.push_back(s);
       work.push_back(s);
     }
   }
@@ -117,10 +122,15 @@ bool Uniformity::divergent_use(int inst, int reg) const {
   return false;
 }
 
-const std::vector<char>& Uniformity::region(int inst) const {
+const std::vector<NodeId>& Uniformity::region(int inst) const {
   if (inst < 0 || inst >= static_cast<int>(region_slot_.size())) return empty_;
   const int s = region_slot_[static_cast<size_t>(inst)];
   return s < 0 ? empty_ : regions_[static_cast<size_t>(s)];
+}
+
+bool Uniformity::in_region(int inst, NodeId b) const {
+  const std::vector<NodeId>& r = region(inst);
+  return std::binary_search(r.begin(), r.end(), b);
 }
 
 Uniformity Uniformity::compute(const Inputs& in) {
@@ -136,11 +146,14 @@ Uniformity Uniformity::compute(const Inputs& in) {
   u.single_lane_.assign(static_cast<size_t>(cfg.size()), 0);
   u.region_slot_.assign(n, -1);
 
-  // Regions of every divergence point.
+  // Regions of every divergence point (one scratch mark vector, cleared through the list).
+  std::vector<char> mark(static_cast<size_t>(cfg.size()), 0);
   for (const ReconvergencePoint& p : in.rec->points()) {
-    std::vector<char> r(static_cast<size_t>(cfg.size()), 0);
+    std::vector<NodeId> r;
     for (NodeId s : cfg.succs(p.block))
-      if (!cfg.is_virtual_edge(p.block, s)) mark_paths(cfg, s, p.reconverge_node, r);
+      if (!cfg.is_virtual_edge(p.block, s)) mark_paths(cfg, s, p.reconverge_node, mark, r);
+    for (NodeId b : r) mark[static_cast<size_t>(b)] = 0;
+    std::sort(r.begin(), r.end());
     u.region_slot_[static_cast<size_t>(p.inst)] = static_cast<int>(u.regions_.size());
     u.regions_.push_back(std::move(r));
     u.points_.push_back(p.inst);
@@ -152,10 +165,12 @@ Uniformity Uniformity::compute(const Inputs& in) {
     const int side = lane_test_side(f, *in.rd, p.inst);
     if (side < 0) continue;
     const NodeId eq_succ = cfg.succs(p.block)[side == 1 ? 0 : 1];  // taken target first
-    std::vector<char> r(static_cast<size_t>(cfg.size()), 0);
-    mark_paths(cfg, eq_succ, p.reconverge_node, r);
-    for (size_t k = 0; k < r.size(); ++k)
-      if (r[k]) u.single_lane_[k] = 1;
+    std::vector<NodeId> r;
+    mark_paths(cfg, eq_succ, p.reconverge_node, mark, r);
+    for (NodeId b : r) {
+      mark[static_cast<size_t>(b)] = 0;
+      u.single_lane_[static_cast<size_t>(b)] = 1;
+    }
   }
 
   // Local-memory accesses, for the store -> load rule.
@@ -177,9 +192,20 @@ Uniformity Uniformity::compute(const Inputs& in) {
   };
   auto in_divergent_region = [&](NodeId b) {
     for (int p : u.points_)
-      if (u.div_branch_[static_cast<size_t>(p)] && u.region(p)[static_cast<size_t>(b)]) return true;
+      if (u.div_branch_[static_cast<size_t>(p)] && u.in_region(p, b)) return true;
     return false;
   };
+  // Def-use chains: for each instruction, the (use, register) pairs its definitions reach, so
+  // the sync rule below visits the definitions inside a region instead of every instruction.
+  std::vector<std::vector<std::pair<int, int>>> reached(n);
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<int> regs = uses(f.insts[i]);
+    std::sort(regs.begin(), regs.end());
+    regs.erase(std::unique(regs.begin(), regs.end()), regs.end());
+    for (int r : regs)
+      for (int d : in.rd->reaching(static_cast<int>(i), r))
+        if (d >= 0) reached[static_cast<size_t>(d)].emplace_back(static_cast<int>(i), r);
+  }
 
   std::vector<char> sync_done(n, 0);  // the sync marks of a branch depend on its region only
   bool changed = true;
@@ -253,17 +279,14 @@ Uniformity Uniformity::compute(const Inputs& in) {
     for (int p : u.points_) {
       if (!u.div_branch_[static_cast<size_t>(p)] || sync_done[static_cast<size_t>(p)]) continue;
       sync_done[static_cast<size_t>(p)] = 1;
-      const auto& reg = u.region(p);
-      for (size_t i = 0; i < n; ++i) {
-        if (reg[static_cast<size_t>(cfg.node_of_inst(static_cast<int>(i)))]) continue;
-        for (int r : uses(f.insts[i])) {
-          auto& s = u.sync_div_[i];
-          if (std::find(s.begin(), s.end(), r) != s.end()) continue;
-          for (int d : in.rd->reaching(static_cast<int>(i), r)) {
-            if (d < 0 || !reg[static_cast<size_t>(cfg.node_of_inst(d))]) continue;
+      for (NodeId b : u.region(p)) {
+        for (int d = cfg.block(b).begin; d < cfg.block(b).end; ++d) {
+          for (const auto& [use, r] : reached[static_cast<size_t>(d)]) {
+            if (u.in_region(p, cfg.node_of_inst(use))) continue;
+            auto& s = u.sync_div_[static_cast<size_t>(use)];
+            if (std::find(s.begin(), s.end(), r) != s.end()) continue;
             s.push_back(r);
             changed = true;
-            break;
           }
         }
       }

@@ -55,9 +55,11 @@ class Uniformity {
   bool divergent_branch(int inst) const { return div_branch_[static_cast<size_t>(inst)] != 0; }
   // At most one lane of a warp executes the block.
   bool single_lane(NodeId b) const { return single_lane_[static_cast<size_t>(b)] != 0; }
-  // Blocks on paths from the divergence point's successors before its reconvergence point
-  // (indexed by node); empty for instructions that are not divergence points.
-  const std::vector<char>& region(int inst) const;
+  // Blocks on paths from the divergence point's successors before its reconvergence point,
+  // ascending; empty for instructions that are not divergence points.
+  const std::vector<NodeId>& region(int inst) const;
+  // Block `b` lies in region(inst).
+  bool in_region(int inst, NodeId b) const;
   // Divergence points in instruction order.
   const std::vector<int>& divergence_points() const { return points_; }
 
@@ -68,8 +70,10 @@ class Uniformity {
   std::vector<std::vector<int>> sync_div_;  // inst -> registers divergent there by sync dependence
   std::vector<int> points_;
   std::vector<int> region_slot_;  // inst -> index into regions_, -1 when none
-  std::vector<std::vector<char>> regions_;
-  std::vector<char> empty_;
+  // Regions as sorted block lists: a divergence point's region is usually small, and a bit per
+  // block for every point would cost points x blocks.
+  std::vector<std::vector<NodeId>> regions_;
+  std::vector<NodeId> empty_;
 };
 
 }  // namespace simtsync::analysis

@@ -214,7 +214,11 @@ int Function::label_index(const std::string& n) const {
 void Function::finalize(Pc base) {
   base_pc = base;
   std::unordered_map<std::string, int> lab;
-  for (const auto& l : labels) lab[l.name] = l.index;
+  std::unordered_map<int, const std::string*> first_label;  // instruction -> its first label
+  for (const auto& l : labels) {
+    lab[l.name] = l.index;
+    first_label.emplace(l.index, &l.name);
+  }
   std::vector<char> leader(insts.size() + 1, 0);
   if (!insts.empty()) leader[0] = 1;
   for (const auto& l : labels) leader[static_cast<size_t>(l.index)] = 1;
@@ -238,11 +242,8 @@ void Function::finalize(Pc base) {
       if (!blocks.empty()) blocks.back().end = static_cast<int>(i);
       BasicBlock b;
       b.begin = static_cast<int>(i);
-      for (const auto& l : labels)
-        if (l.index == static_cast<int>(i)) {
-          b.label = l.name;
-          break;
-        }
+      if (auto it = first_label.find(static_cast<int>(i)); it != first_label.end())
+        b.label = *it->second;
       blocks.push_back(b);
     }
     block_of[i] = static_cast<int>(blocks.size()) - 1;
