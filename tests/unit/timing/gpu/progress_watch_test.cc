@@ -5,15 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <random>
-#include <sstream>
-
 #include "config/config.h"
 #include "config/schema.h"
 #include "func/device.h"
 #include "func/global_memory.h"
-#include "ptx/parser.h"
+#include "gpu/ht_run.h"
 #include "timing/gpu/timing_gpu.h"
 
 namespace simtsync::gpu {
@@ -26,32 +22,9 @@ GpuParams params(const std::string& config,
   return p;
 }
 
-// ht_insert (workloads/ht/ht.ptx) on 4 x 64 threads, 2 keys each, into `buckets` buckets.
+// ht_insert on 4 x 64 threads, 2 keys each, into `buckets` buckets.
 func::LaunchResult run_ht(const GpuParams& p, unsigned buckets) {
-  constexpr unsigned kCtas = 4, kThreads = 64, kPer = 2;
-  std::ifstream f(std::string(SIMTSYNC_SOURCE_DIR) + "/workloads/ht/ht.ptx");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const std::size_t total = std::size_t{kCtas} * kThreads * kPer;
-  TimingGpu gpu(p);
-  func::Device dev;
-  dev.set_backend(&gpu);
-  std::mt19937 rng(1);
-  std::vector<std::uint32_t> keys(total);
-  for (auto& k : keys) k = rng();
-  const Addr pool = dev.malloc(total * 16);
-  const Addr heads = dev.upload(std::vector<std::uint64_t>(buckets, 0));
-  const Addr locks = dev.upload(std::vector<std::int32_t>(buckets, 0));
-  const Addr dkeys = dev.upload(keys);
-  const int m = dev.load_module(ptx::parse_module(ss.str(), "ht/ht.ptx"));
-  return dev.launch(m, "ht_insert", {kCtas, 1, 1}, {kThreads, 1, 1},
-                    func::KernelArgs()
-                        .add(pool)
-                        .add(heads)
-                        .add(locks)
-                        .add(dkeys)
-                        .add(static_cast<int>(buckets))
-                        .add(static_cast<int>(kPer)));
+  return ht_fixture::run_ht(p, 4, 64, buckets).result;
 }
 
 TEST(ProgressWatch, SlowLockHandOffsAreProgressNotLivelock) {
