@@ -6,31 +6,22 @@
 #include <map>
 
 namespace simtsync::func {
-namespace {
-
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  return h;
-}
-
-}  // namespace
-
 std::uint64_t Watchdog::hash_state(const Executor& ex, Warp& w) const {
   std::uint64_t h = 0;
-  for (const auto& e : w.simt->entries()) h = mix(mix(mix(h, e.pc), e.rpc), e.mask);
+  for (const auto& e : w.simt->entries()) h = hash_mix(hash_mix(hash_mix(h, e.pc), e.rpc), e.mask);
   const DecodedFunction& fn = ex.program().functions()[static_cast<size_t>(w.function)];
   for (std::uint32_t r = 0; r < fn.nregs; ++r) {
     const std::uint64_t* v = w.reg(fn.reg_base + r);
-    for (unsigned l = 0; l < w.size(); ++l) h = mix(h, v[l]);
+    for (unsigned l = 0; l < w.size(); ++l) h = hash_mix(h, v[l]);
   }
-  h = mix(h, w.frame_base);
+  h = hash_mix(h, w.frame_base);
   if (w.local_stride() > 0) {
     for (unsigned l = 0; l < w.size(); ++l) {
       const std::uint8_t* p = w.local(l, 0, 1);
       for (std::uint64_t i = 0; i < w.local_stride(); i += 8) {
         std::uint64_t v;
         std::memcpy(&v, p + i, 8);
-        h = mix(h, v);
+        h = hash_mix(h, v);
       }
     }
   }

@@ -17,6 +17,11 @@
 
 namespace simtsync::func {
 
+// Combines v into the running hash h (the warp-state and memory hashes of the watchdogs).
+inline std::uint64_t hash_mix(std::uint64_t h, std::uint64_t v) {
+  return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+}
+
 struct WatchdogOptions {
   std::uint64_t quiet_steps = 1'000'000;  // warp instructions without progress before checking
   std::uint64_t max_steps = 0;            // hard limit on warp instructions (0: none)

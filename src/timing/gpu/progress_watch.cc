@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "func/watchdog.h"
 #include "timing/gpu/launch.h"
 
 namespace simtsync::gpu {
@@ -11,10 +12,6 @@ namespace {
 
 bool live(const func::Warp& w) {
   return w.simt && w.state != func::WarpState::kFinished;
-}
-
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-  return (h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2))) * 0xff51afd7ed558ccdULL;
 }
 
 }  // namespace
@@ -30,13 +27,13 @@ std::uint64_t ProgressWatch::memory_hash(const Launch& l) {
   std::uint64_t h = l.gmem ? l.gmem->content_hash() : 0;
   for (const auto& c : l.ctas) {
     if (l.cta_sm[static_cast<size_t>(c.index)] < 0) continue;
-    h = mix(h, static_cast<std::uint64_t>(c.index));
-    for (std::uint8_t b : c.shared) h = mix(h, b);
+    h = func::hash_mix(h, static_cast<std::uint64_t>(c.index));
+    for (std::uint8_t b : c.shared) h = func::hash_mix(h, b);
   }
   for (const auto& s : l.sms) {
     const std::uint8_t* bits = s->lock_bits();
     if (!bits) continue;
-    for (unsigned i = 0; i < l.p.sm.shared_lock_bits; ++i) h = mix(h, bits[i]);
+    for (unsigned i = 0; i < l.p.sm.shared_lock_bits; ++i) h = func::hash_mix(h, bits[i]);
   }
   return h;
 }
