@@ -70,7 +70,7 @@ Val add(const Val& a, const Val& b, bool subtract) {
 class Evaluator {
  public:
   Evaluator(const Cfg& cfg, const ReachingDefs& rd, const ptx::Module* m)
-      : cfg_(cfg), f_(cfg.function()), rd_(rd), m_(m) {}
+      : f_(cfg.function()), rd_(rd), m_(m) {}
 
   // Value of register `reg` as read by instruction `at`.
   Val reg_at(int at, int reg) {
@@ -176,7 +176,6 @@ class Evaluator {
     return unknown();
   }
 
-  const Cfg& cfg_;
   const ptx::Function& f_;
   const ReachingDefs& rd_;
   const ptx::Module* m_;

@@ -9,7 +9,6 @@ namespace {
 
 constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
 constexpr const char* kSeedGtx480 = "seed 000 Table II, seed 002 Table 1 (GTX480)";
-constexpr const char* kGpgpuSim = "GPGPU-Sim 3.x SM2_GTX480/gpgpusim.config";
 constexpr const char* kFermiLat =
     "GPGPU-Sim 3.x SM2_GTX480 -ptx_opcode_latency_* (seeds are silent on latencies)";
 constexpr const char* kFermiIi =

@@ -94,6 +94,15 @@ std::optional<OperandProblem> check_operands(const Instruction& in) {
   if (n < required || n > letters.size())
     return OperandProblem{-1, fmt::format("{} takes {}, not {}", opcode_name(in.opcode),
                                           count_text(required, letters.size()), n)};
+  // shfl.sync names its member mask; only the deprecated shfl without .sync leaves it off.
+  if (in.opcode == Opcode::kShfl && in.has(Mod::kSync) && n != letters.size())
+    return OperandProblem{-1,
+                          fmt::format("shfl.sync takes {} (the last is the member mask), not {}",
+                                      count_text(letters.size(), letters.size()), n)};
+  // mov packs a vector into a scalar or unpacks a scalar into a vector, never vector to vector.
+  if (in.opcode == Opcode::kMov && n == 2 && in.operands[0].kind == Operand::Kind::kVector &&
+      in.operands[1].kind == Operand::Kind::kVector)
+    return OperandProblem{1, "mov moves between a vector and a scalar, not vector to vector"};
   // Vector loads and stores move exactly .vN elements.
   if (in.opcode == Opcode::kLd || in.opcode == Opcode::kLdu || in.opcode == Opcode::kSt) {
     const int v = in.opcode == Opcode::kSt ? 1 : 0;

@@ -8,7 +8,7 @@ namespace {
 constexpr Pc kNoRpc = ~Pc{0} - 1;
 }  // namespace
 
-IpdomStack::IpdomStack(Pc start, LaneMask threads) : start_(start) {
+IpdomStack::IpdomStack(Pc start, LaneMask threads) {
   stack_.reserve(16);
   stack_.push_back({start, kNoRpc, threads, false});
 }

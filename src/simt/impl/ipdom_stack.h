@@ -38,7 +38,6 @@ class IpdomStack final : public IReconvergence {
   bool settle();
 
   std::vector<ReconvergenceEntry> stack_;
-  Pc start_;
 };
 
 }  // namespace simtsync::simt

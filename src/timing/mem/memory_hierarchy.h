@@ -120,7 +120,6 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   std::vector<Req> reqs_;
   std::vector<std::uint32_t> free_reqs_;
   std::uint64_t outstanding_ = 0;  // warp requests not yet returned to their SM
-  std::uint64_t responses_ = 0;    // responses waiting in the SMs' queues
   Cycle last_now_ = 0;
   HierarchyStats st_;
 };

@@ -10,37 +10,42 @@ namespace simtsync::sched {
 
 namespace {
 
-using Factory = std::unique_ptr<IFetchPolicy> (*)(const PolicyContext&,
-                                                  const config::PluginParams&);
+using MakeFn = std::unique_ptr<IFetchPolicy> (*)(const PolicyContext&, const config::PluginParams&);
 
-const config::PluginTable<Factory>& table() {
-  static const config::PluginTable<Factory> t(kFetchPrefix, "fetch policy", {
+const config::PluginTable<MakeFn>& fetch_table() {
+  // clang-format off
+  static const config::PluginTable<MakeFn> t(kFetchPrefix, "fetch policy", {
 #define FETCH_POLICY(name, factory, declare, desc) {name, factory, declare, desc},
 #include "timing/sched/fetch_policies.def"
 #undef FETCH_POLICY
   });
+  // clang-format on
   return t;
 }
 
 }  // namespace
 
 FetchParams fetch_params(const config::Config& c) {
-  auto [impl, params] = table().selected(c);
+  auto [impl, params] = fetch_table().selected(c);
   return {impl, std::move(params)};
 }
 
-FetchParams fetch_params(const std::string& impl) { return {impl, table().defaults(impl)}; }
+FetchParams fetch_params(const std::string& impl) {
+  return {impl, fetch_table().defaults(impl)};
+}
 
 std::unique_ptr<IFetchPolicy> make_fetch_policy(const FetchParams& p, const PolicyContext& ctx) {
   config::PluginParams full = p.params;
-  full.fill_missing(table().defaults(p.impl));
-  return table().row(p.impl).make(ctx, full);
+  full.fill_missing(fetch_table().defaults(p.impl));
+  return fetch_table().row(p.impl).make(ctx, full);
 }
 
-const std::vector<config::PluginInfo>& fetch_policies() { return table().infos(); }
+const std::vector<config::PluginInfo>& fetch_policies() {
+  return fetch_table().infos();
+}
 
 const std::vector<config::StatDecl>& fetch_policy_stats(const std::string& impl) {
-  return table().stats(impl);
+  return fetch_table().stats(impl);
 }
 
 }  // namespace simtsync::sched

@@ -17,8 +17,6 @@ using u32 = std::uint32_t;
 using s32 = std::int32_t;
 using u64 = std::uint64_t;
 using s64 = std::int64_t;
-constexpr float kNanF = std::numeric_limits<float>::quiet_NaN();
-constexpr float kInfF = std::numeric_limits<float>::infinity();
 
 TEST(Convert, IntegerExtensionAndTruncation) {
   std::vector<Row> rows = {{w32(-1), 0, 0}, {w32(0x80), 0, 0}, {w32(0x12345678), 0, 0},

@@ -14,9 +14,7 @@ namespace {
 
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
-constexpr float kNanF = std::numeric_limits<float>::quiet_NaN();
 constexpr double kNanD = std::numeric_limits<double>::quiet_NaN();
-constexpr float kInfF = std::numeric_limits<float>::infinity();
 constexpr float kDenormF = std::numeric_limits<float>::denorm_min();
 
 // Bitwise float comparison that treats every NaN as equal.

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@
 #include "ptx/parser.h"
 
 namespace simtsync::func::testing {
+
+inline constexpr float kNanF = std::numeric_limits<float>::quiet_NaN();
+inline constexpr float kInfF = std::numeric_limits<float>::infinity();
 
 using Row = std::array<std::uint64_t, 3>;
 inline constexpr unsigned kOutWords = 8;

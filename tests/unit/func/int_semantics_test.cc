@@ -396,7 +396,7 @@ TEST(IntSemantics, SixteenBitWrap) {
                   b = static_cast<std::uint16_t>(rows[t][1]);
     SCOPED_TRACE(t);
     EXPECT_EQ(o.u32(t, 0), static_cast<std::uint16_t>(a + b));
-    EXPECT_EQ(o.u32(t, 1), static_cast<std::uint16_t>(a * b));
+    EXPECT_EQ(o.u32(t, 1), static_cast<std::uint16_t>(u32{a} * b));
     EXPECT_EQ(o.s32(t, 2), s32{static_cast<std::int16_t>(a)} * static_cast<std::int16_t>(b));
     EXPECT_EQ(o.u32(t, 3), u32{a} * b);
   }

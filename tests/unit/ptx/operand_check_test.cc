@@ -14,7 +14,7 @@
 namespace simtsync::ptx {
 namespace {
 
-std::string kernel(const std::string& body) {
+std::string operand_kernel(const std::string& body) {
   return ".version 9.0\n.target sm_75\n.address_size 64\n"
          ".func (.param .b32 r) f(.param .b32 a)\n{\nret;\n}\n"
          ".entry k()\n{\n.reg .b32 %r<10>;\n.reg .b64 %rd<4>;\n.reg .pred %p<3>;\n"
@@ -23,9 +23,9 @@ std::string kernel(const std::string& body) {
 }
 constexpr int kBodyLine = 14;  // the line `body` starts on
 
-std::string error_of(const std::string& body) {
+std::string operand_error_of(const std::string& body) {
   try {
-    parse_module(kernel(body), "bad.ptx");
+    parse_module(operand_kernel(body), "bad.ptx");
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::kUnsupported) << e.what();
     return e.what();
@@ -33,13 +33,13 @@ std::string error_of(const std::string& body) {
   return "no error";
 }
 
-struct Case {
+struct OperandCase {
   const char* body;
   const char* want;  // expected message from the column on
 };
 
 TEST(OperandCheck, RejectsWhatTheDecoderCannotExecute) {
-  const Case cases[] = {
+  const OperandCase cases[] = {
       // Issue 22: both crashed the decoder before the parser checked operands.
       {"atom.add.u32;", ":1: error: atom takes 3 or 4 operands, not 0: `atom.add.u32`"},
       {"ld.global.v8.u32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];",
@@ -66,10 +66,14 @@ TEST(OperandCheck, RejectsWhatTheDecoderCannotExecute) {
       {"mov.b64 {%r1, %r2, %r3, %r4, %r5}, %rd1;", "operand 1 of mov must be a destination"},
       {"atom.global.add.u32 %r1, %r2, %r3;", ":26: error: operand 2 of atom must be an address"},
       {"shfl.sync.idx.b32 %r1, %r2, 0;", ":1: error: shfl takes 4 or 5 operands, not 3"},
+      {"shfl.sync.idx.b32 %r1, %r2, 0, 31;",
+       ":1: error: shfl.sync takes 5 operands (the last is the member mask), not 4"},
+      {"mov.b64 {%r1, %r2}, {%r3, %r4};",
+       ":21: error: mov moves between a vector and a scalar, not vector to vector"},
       {"bar.red.popc.u32 %r1, 0;", ":1: error: bar takes 3 or 4 operands, not 2"},
   };
   for (const auto& c : cases) {
-    const std::string msg = error_of(c.body);
+    const std::string msg = operand_error_of(c.body);
     const std::string at = "bad.ptx:" + std::to_string(kBodyLine);
     EXPECT_EQ(msg.rfind(at, 0), 0u) << c.body << " -> " << msg;
     EXPECT_NE(msg.find(c.want), std::string::npos) << c.body << " -> " << msg;
@@ -124,7 +128,7 @@ TEST(OperandCheck, AcceptsEveryFormTheDecoderExecutes) {
       "ret;",
       "trap;",
   };
-  for (const char* b : bodies) EXPECT_EQ(error_of(b), "no error") << b;
+  for (const char* b : bodies) EXPECT_EQ(operand_error_of(b), "no error") << b;
 }
 
 TEST(OperandCheck, SignaturesAreWellFormed) {

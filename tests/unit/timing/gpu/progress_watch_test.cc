@@ -23,7 +23,7 @@ GpuParams params(const std::string& config,
 }
 
 // ht_insert on 4 x 64 threads, 2 keys each, into `buckets` buckets.
-func::LaunchResult run_ht(const GpuParams& p, unsigned buckets) {
+func::LaunchResult ht_result(const GpuParams& p, unsigned buckets) {
   return ht_fixture::run_ht(p, 4, 64, buckets).result;
 }
 
@@ -31,7 +31,7 @@ TEST(ProgressWatch, SlowLockHandOffsAreProgressNotLivelock) {
   // One bucket: no CTA completes for about 200,000 cycles, twice the window, but every
   // hand-off links a new key (memory reaches new states), so the run completes.
   const func::LaunchResult r =
-      run_ht(params("tiny", {{"watchdog.no_completion_window", "100000"}}), /*buckets=*/1);
+      ht_result(params("tiny", {{"watchdog.no_completion_window", "100000"}}), /*buckets=*/1);
   EXPECT_TRUE(r.completed) << r.watchdog_reason;
   EXPECT_GT(r.cycles, 200000u);
 }
@@ -40,12 +40,12 @@ TEST(ProgressWatch, StarvedLockHolderIsASuspectedLivelock) {
   // 7-thread warps issuing one lane a cycle under strict GTO on the GTX480: the spinners are
   // always older than the lock holder, which never issues again.
   const func::LaunchResult r =
-      run_ht(params("gtx480", {{"gpu.warp_size", "7"},
-                               {"sm.max_threads", "336"},
-                               {"sm.simd_width", "1"},
-                               {"sm.warp_scheduler.impl", "gto"},
-                               {"sm.warp_scheduler.rotation_period", "0"}}),
-             /*buckets=*/64);
+      ht_result(params("gtx480", {{"gpu.warp_size", "7"},
+                                  {"sm.max_threads", "336"},
+                                  {"sm.simd_width", "1"},
+                                  {"sm.warp_scheduler.impl", "gto"},
+                                  {"sm.warp_scheduler.rotation_period", "0"}}),
+                /*buckets=*/64);
   ASSERT_FALSE(r.completed);
   EXPECT_NE(r.watchdog_reason.find("suspected livelock (starvation)"), std::string::npos)
       << r.watchdog_reason;

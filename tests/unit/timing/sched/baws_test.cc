@@ -106,7 +106,7 @@ struct Sm {
   }
 };
 
-Order order(IWarpScheduler& s, const std::vector<SchedWarp>& w, std::uint64_t version = 1) {
+Order baws_order(IWarpScheduler& s, const std::vector<SchedWarp>& w, std::uint64_t version = 1) {
   Order out;
   s.order(w, version, 0, out);
   return out;
@@ -168,12 +168,12 @@ TEST(Mwf, LrrOrdersFig7AsTheSeed) {
   Fig7 sm;
   auto s = make_scheduler(scheduler_params("mwf_lrr"), sm.ctx());
   const auto w = sm.warps();
-  (void)order(*s, w);
+  (void)baws_order(*s, w);
   s->issued(0, 0);  // w0 in TB0
-  (void)order(*s, w);
+  (void)baws_order(*s, w);
   s->issued(7, 1);  // w7 in TB1, which then reaches the barrier
   sm.arrive(7);
-  const Order o = order(*s, w);
+  const Order o = baws_order(*s, w);
   EXPECT_EQ(running(o, sm.view), (Order{8, 4, 6, 1, 3, 0}));
   // Running warps first, then the waiting ones (still offered: their cycles are barrier stalls).
   EXPECT_EQ(o, (Order{8, 4, 6, 1, 3, 0, 9, 10, 11, 5, 7, 2}));
@@ -183,12 +183,12 @@ TEST(Mwf, GtoOrdersFig7GreedyThenOldestWithinEachCta) {
   Fig7 sm;
   auto s = make_scheduler(scheduler_params("mwf_gto"), sm.ctx());
   const auto w = sm.warps();
-  (void)order(*s, w);
+  (void)baws_order(*s, w);
   s->issued(0, 0);
-  (void)order(*s, w);
+  (void)baws_order(*s, w);
   s->issued(7, 1);
   sm.arrive(7);
-  EXPECT_EQ(running(order(*s, w), sm.view), (Order{8, 4, 6, 0, 1, 3}));
+  EXPECT_EQ(running(baws_order(*s, w), sm.view), (Order{8, 4, 6, 0, 1, 3}));
 }
 
 TEST(Mwf, EqualWaitingGoesToTheSmallerCtaIdNotSlot) {
@@ -196,13 +196,13 @@ TEST(Mwf, EqualWaitingGoesToTheSmallerCtaIdNotSlot) {
   sm.launch(0, 9);
   sm.launch(1, 4);
   auto s = make_scheduler(scheduler_params("mwf_lrr"), sm.ctx());
-  EXPECT_EQ(order(*s, sm.warps()), (Order{2, 3, 0, 1}));
+  EXPECT_EQ(baws_order(*s, sm.warps()), (Order{2, 3, 0, 1}));
   sm.arrive(0);  // CTA 9 now has more waiting: it goes first
-  EXPECT_EQ(order(*s, sm.warps()), (Order{1, 2, 3, 0}));
+  EXPECT_EQ(baws_order(*s, sm.warps()), (Order{1, 2, 3, 0}));
   sm.arrive(2);  // tie again: CTA 4 first
-  EXPECT_EQ(order(*s, sm.warps()), (Order{3, 1, 2, 0}));
+  EXPECT_EQ(baws_order(*s, sm.warps()), (Order{3, 1, 2, 0}));
   sm.arrive_last(3);  // CTA 4 released: CTA 9 leads with one waiting
-  EXPECT_EQ(order(*s, sm.warps()), (Order{1, 2, 3, 0}));
+  EXPECT_EQ(baws_order(*s, sm.warps()), (Order{1, 2, 3, 0}));
 }
 
 TEST(Mwf, LrrRotatesWithinTheCtaAfterItsLastIssued) {
@@ -210,11 +210,11 @@ TEST(Mwf, LrrRotatesWithinTheCtaAfterItsLastIssued) {
   sm.launch(0, 0);
   auto s = make_scheduler(scheduler_params("mwf_lrr"), sm.ctx());
   const auto w = sm.warps();
-  EXPECT_EQ(order(*s, w), (Order{0, 1, 2, 3}));
+  EXPECT_EQ(baws_order(*s, w), (Order{0, 1, 2, 3}));
   s->issued(1, 0);
-  EXPECT_EQ(order(*s, w), (Order{2, 3, 0, 1}));
+  EXPECT_EQ(baws_order(*s, w), (Order{2, 3, 0, 1}));
   s->issued(3, 1);
-  EXPECT_EQ(order(*s, w), (Order{0, 1, 2, 3}));
+  EXPECT_EQ(baws_order(*s, w), (Order{0, 1, 2, 3}));
 }
 
 TEST(Mwf, GtoKeepsTheGreedyWarpThenOldest) {
@@ -223,9 +223,9 @@ TEST(Mwf, GtoKeepsTheGreedyWarpThenOldest) {
   auto s = make_scheduler(scheduler_params("mwf_gto"), sm.ctx());
   auto w = sm.warps();
   w[0].age = 9;  // slot 0 is the youngest
-  EXPECT_EQ(order(*s, w), (Order{1, 2, 3, 0}));
+  EXPECT_EQ(baws_order(*s, w), (Order{1, 2, 3, 0}));
   s->issued(2, 0);
-  EXPECT_EQ(order(*s, w), (Order{2, 1, 3, 0}));
+  EXPECT_EQ(baws_order(*s, w), (Order{2, 1, 3, 0}));
 }
 
 // Seed 002 Fig. 13: three CTAs of 4 warps. t0: one warp of TB0 reaches the barrier; t1: two of
@@ -237,18 +237,18 @@ TEST(Saws, KeepsTheFirstHitCtaFirstWhereMwfMovesToTheMostWaiting) {
   auto mwf = make_scheduler(scheduler_params("mwf_gto"), sm.ctx());
   const auto w = sm.warps();
   // No barrier hit yet: plain GTO (oldest first).
-  EXPECT_EQ(running(order(*saws, w), sm.view), (Order{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(running(baws_order(*saws, w), sm.view), (Order{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
   sm.arrive(0);  // t0
-  EXPECT_EQ(running(order(*saws, w, 2), sm.view), (Order{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(running(baws_order(*saws, w, 2), sm.view), (Order{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
   sm.arrive(4), sm.arrive(5);  // t1
-  EXPECT_EQ(running(order(*saws, w, 3), sm.view), (Order{1, 2, 3, 6, 7, 8, 9, 10, 11}));
-  EXPECT_EQ(running(order(*mwf, w, 3), sm.view), (Order{6, 7, 1, 2, 3, 8, 9, 10, 11}));
+  EXPECT_EQ(running(baws_order(*saws, w, 3), sm.view), (Order{1, 2, 3, 6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(running(baws_order(*mwf, w, 3), sm.view), (Order{6, 7, 1, 2, 3, 8, 9, 10, 11}));
   sm.arrive(8), sm.arrive(9), sm.arrive(10);  // t2
-  EXPECT_EQ(running(order(*saws, w, 4), sm.view), (Order{1, 2, 3, 6, 7, 11}));
-  EXPECT_EQ(running(order(*mwf, w, 4), sm.view), (Order{11, 6, 7, 1, 2, 3}));
+  EXPECT_EQ(running(baws_order(*saws, w, 4), sm.view), (Order{1, 2, 3, 6, 7, 11}));
+  EXPECT_EQ(running(baws_order(*mwf, w, 4), sm.view), (Order{11, 6, 7, 1, 2, 3}));
   // TB0 released: TB1 (hit second) leads; TB0 joins the unprioritized CTAs.
   sm.arrive(1), sm.arrive(2), sm.arrive_last(3);
-  EXPECT_EQ(running(order(*saws, w, 5), sm.view), (Order{6, 7, 11, 0, 1, 2, 3}));
+  EXPECT_EQ(running(baws_order(*saws, w, 5), sm.view), (Order{6, 7, 11, 0, 1, 2, 3}));
 }
 
 TEST(Saws, GreedyWarpLeadsItsGroupAndTheOrderIsSharedAcrossSchedulers) {
@@ -259,13 +259,13 @@ TEST(Saws, GreedyWarpLeadsItsGroupAndTheOrderIsSharedAcrossSchedulers) {
   auto a = make_scheduler(scheduler_params("saws"), sm.ctx(0));
   auto b = make_scheduler(scheduler_params("saws"), sm.ctx(1));
   const auto w = sm.warps();
-  (void)order(*a, w);
+  (void)baws_order(*a, w);
   a->issued(2, 0);  // a's greedy warp is w2 (TB0)
   sm.arrive(6);     // TB1 hits first
-  EXPECT_EQ(running(order(*a, w, 2), sm.view), (Order{4, 5, 7, 2, 0, 1, 3}));
-  EXPECT_EQ(running(order(*b, w, 2), sm.view), (Order{4, 5, 7, 0, 1, 2, 3}));
+  EXPECT_EQ(running(baws_order(*a, w, 2), sm.view), (Order{4, 5, 7, 2, 0, 1, 3}));
+  EXPECT_EQ(running(baws_order(*b, w, 2), sm.view), (Order{4, 5, 7, 0, 1, 2, 3}));
   a->issued(5, 1);  // greedy within the prioritized CTA
-  EXPECT_EQ(running(order(*a, w, 2), sm.view), (Order{5, 4, 7, 0, 1, 2, 3}));
+  EXPECT_EQ(running(baws_order(*a, w, 2), sm.view), (Order{5, 4, 7, 0, 1, 2, 3}));
 }
 
 // Fetch: 2 schedulers, even slots to scheduler 0, odd to scheduler 1 (as the SM assigns them).
