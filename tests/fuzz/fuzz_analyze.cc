@@ -3,14 +3,10 @@
 #include "analysis/deadlock_analysis.h"
 #include "analysis/deadlock_printer.h"
 #include "fuzz_input.h"
-#include "ptx/parser.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace simtsync;
-  fuzz::diagnosed_ok([&] {
-    const std::string_view text = fuzz::as_text(data, size);
-    ptx::check_module_header(text, "fuzz.ptx");
-    const ptx::Module m = ptx::parse_module(text, "fuzz.ptx");
+  fuzz::with_module(data, size, [](const ptx::Module& m) {
     for (const ptx::Function& f : m.functions) {
       if (f.is_declaration) continue;
       fuzz::diagnosed_ok([&] {

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "common/error.h"
+#include "ptx/parser.h"
 
 namespace simtsync::fuzz {
 
@@ -24,6 +25,18 @@ void diagnosed_ok(Body&& body) {
     body();
   } catch (const Error&) {
   }
+}
+
+// The common first stage: the input checked (.version first) and parsed as a module named
+// fuzz.ptx, then `body(module)`; diagnosed errors from either are swallowed.
+template <class Body>
+void with_module(const std::uint8_t* data, std::size_t size, Body&& body) {
+  diagnosed_ok([&] {
+    const std::string_view text = as_text(data, size);
+    ptx::check_module_header(text, "fuzz.ptx");
+    const ptx::Module m = ptx::parse_module(text, "fuzz.ptx");
+    body(m);
+  });
 }
 
 }  // namespace simtsync::fuzz

@@ -3,15 +3,11 @@
 #include <cstdlib>
 
 #include "fuzz_input.h"
-#include "ptx/parser.h"
 #include "ptx/printer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace simtsync;
-  fuzz::diagnosed_ok([&] {
-    const std::string_view text = fuzz::as_text(data, size);
-    ptx::check_module_header(text, "fuzz.ptx");
-    const ptx::Module m = ptx::parse_module(text, "fuzz.ptx");
+  fuzz::with_module(data, size, [](const ptx::Module& m) {
     const std::string once = ptx::print_module(m);
     const std::string twice = ptx::print_module(ptx::parse_module(once, "printed.ptx"));
     if (once != twice) std::abort();  // printing is not a fixed point: a printer/parser bug
