@@ -126,17 +126,23 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
     const Addr a = p - kSharedWindow;
     acc.addr[l] = a;
     std::uint8_t* word = lane_ptr(w, l, static_cast<std::uint8_t>(Space::kShared), a, 4, !load, in);
-    std::uint8_t& bit = c.lock_bits[(c.lock_word_base + a / 4) % c.lock_count];
+    const auto bit_index = static_cast<unsigned>((c.lock_word_base + a / 4) % c.lock_count);
+    std::uint8_t& bit = c.lock_bits[bit_index];
+    LockBitLedger& ledger = shared_->locks;
     if (load) {
       std::uint32_t v = 0;
       std::memcpy(&v, word, 4);
       const bool took = bit == 0;
+      const LockBitLedger::Attempt attempt{w.global_id, l, a, bit_index};
       if (took) {
         bit = 1;
         changed = true;
         ++stats_.lock_bit_acquired;
+        ledger.holders[&bit] = attempt;
+        ledger.waiting.erase(LockBitLedger::key(w.global_id, l));
       } else {
         ok &= ~(LaneMask{1} << l);
+        ledger.waiting[LockBitLedger::key(w.global_id, l)] = {&bit, attempt};
       }
       ++stats_.lock_bit_loads;
       const std::uint64_t r = (std::uint64_t{took} << 32) | v;
@@ -147,6 +153,7 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
       changed |= std::memcmp(word, &v, 4) != 0 || bit != 0;
       std::memcpy(word, &v, 4);
       bit = 0;
+      ledger.holders.erase(&bit);
       ++stats_.lock_bit_stores;
     }
   }

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/types.h"
@@ -60,11 +62,31 @@ struct StepInfo {
   bool barrier_arrival = false;  // arrived at a CTA barrier (bar.sync/arrive/red)
 };
 
+// Who holds each taken shared-memory lock bit and what each thread whose last LDSLK failed is
+// waiting for, so that a deadlock report can name the cause (seed 001 sec. 4.4: a thread that
+// waits for a bit it holds itself through an aliased word; a holder in the same warp). Keyed by
+// the bit's place in its lock-bit array, which is launch-wide unique; launch-wide.
+struct LockBitLedger {
+  struct Attempt {
+    int warp = -1;  // global warp id
+    unsigned lane = 0;
+    Addr addr = 0;     // shared-memory byte address of the LDSLK
+    unsigned bit = 0;  // its lock bit (index in the SM's or the CTA's lock-bit array)
+  };
+  std::unordered_map<const std::uint8_t*, Attempt> holders;  // bit -> the LDSLK that took it
+  // (warp << 8 | lane) -> (bit, the failed LDSLK); a thread leaves when it takes a bit.
+  std::unordered_map<std::uint64_t, std::pair<const std::uint8_t*, Attempt>> waiting;
+  static std::uint64_t key(int warp, unsigned lane) {
+    return (static_cast<std::uint64_t>(warp) << 8) | lane;
+  }
+};
+
 // Counters shared by the executors of one launch (one per SM in the timing model): visible
-// progress for the watchdog and the number of steps (the functional clock).
+// progress for the watchdog, the number of steps (the functional clock) and the lock-bit ledger.
 struct ExecShared {
   std::uint64_t progress = 0;
   std::uint64_t steps = 0;
+  LockBitLedger locks;
 };
 
 // Told of events the core cannot see from one step (the timing model routes them to SMs).
@@ -116,6 +138,7 @@ class Executor {
   std::uint64_t clock() const { return clock_ ? *clock_ : shared_->steps; }
   const Program& program() const { return prog_; }
   const LaunchInfo& launch() const { return launch_; }
+  const LockBitLedger& lock_ledger() const { return shared_->locks; }
 
  private:
   std::uint64_t value(const Warp& w, const Src& s, unsigned lane) const {

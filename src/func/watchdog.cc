@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
+#include <tuple>
 
 namespace simtsync::func {
 std::uint64_t Watchdog::hash_state(const Executor& ex, Warp& w) const {
@@ -89,6 +91,90 @@ void Watchdog::all_blocked(Executor& ex, std::vector<Warp>& warps) {
                true);
 }
 
+namespace {
+
+// "CTA.warp lane L" of a thread.
+std::string thread_name(const Warp& w, unsigned lane) {
+  return fmt::format("{}.{} lane {}", w.cta, w.warp_in_cta, lane);
+}
+
+}  // namespace
+
+// The shared-memory lock bits live threads wait for, who holds each, and the deadlocks of seed
+// 001 sec. 4.4 this makes: a thread waiting for a bit it holds itself through an aliased word
+// (alias deadlock); a holder in the waiter's own warp that has left the lock loop and waits at
+// the reconvergence point for the lanes waiting for it (SIMD deadlock); a holder waiting at a
+// barrier. Causes come first, then threads whose holder itself waits for a bit (a chain).
+std::string Watchdog::lock_bit_causes(const Executor& ex, const std::vector<Warp>& warps) const {
+  const LockBitLedger& ledger = ex.lock_ledger();
+  if (ledger.waiting.empty()) return "";
+  std::map<int, const Warp*> by_id;
+  for (const auto& w : warps) by_id[w.global_id] = &w;
+  auto live = [&](int id) -> const Warp* {
+    auto it = by_id.find(id);
+    return it == by_id.end() || it->second->state == WarpState::kFinished ? nullptr : it->second;
+  };
+  // (rank, thread key, line): rank 0 alias, 1 SIMD, 2 other holder, 3 chain.
+  std::vector<std::tuple<int, std::uint64_t, std::string>> lines;
+  for (const auto& [key, entry] : ledger.waiting) {
+    const auto& [bit_ptr, want] = entry;
+    const Warp* w = live(want.warp);
+    if (*bit_ptr == 0 || !w) continue;  // the bit is free again, or the thread has exited
+    const std::string me = thread_name(*w, want.lane);
+    auto h = ledger.holders.find(bit_ptr);
+    if (h == ledger.holders.end()) {
+      lines.emplace_back(2, key,
+                         fmt::format("{} waits for lock bit {} (shared [{:#x}]), holder unknown",
+                                     me, want.bit, want.addr));
+      continue;
+    }
+    const LockBitLedger::Attempt& held = h->second;
+    const Warp* hw = live(held.warp);
+    const std::string holder = hw ? thread_name(*hw, held.lane) : fmt::format("warp {}", held.warp);
+    const std::string aliased = held.addr != want.addr ? ", an aliased word" : "";
+    auto chained = ledger.waiting.find(LockBitLedger::key(held.warp, held.lane));
+    if (held.warp == want.warp && held.lane == want.lane) {
+      lines.emplace_back(0, key,
+                         fmt::format("alias deadlock: {} holds lock bit {} (taken for shared "
+                                     "[{:#x}]) and waits for shared [{:#x}], which maps to the "
+                                     "same bit",
+                                     me, want.bit, held.addr, want.addr));
+    } else if (hw && chained != ledger.waiting.end() && *chained->second.first != 0) {
+      lines.emplace_back(3, key,
+                         fmt::format("{} waits for lock bit {} (shared [{:#x}]) held by {} "
+                                     "(taken for shared [{:#x}]{}), which itself waits for "
+                                     "lock bit {}",
+                                     me, want.bit, want.addr, holder, held.addr, aliased,
+                                     chained->second.second.bit));
+    } else if (held.warp == want.warp) {
+      lines.emplace_back(1, key,
+                         fmt::format("SIMD deadlock: {} waits for lock bit {} (shared [{:#x}]) "
+                                     "held by {} of the same warp (taken for shared [{:#x}]{}), "
+                                     "which waits for it at a reconvergence point and cannot "
+                                     "run its unlock",
+                                     me, want.bit, want.addr, holder, held.addr, aliased));
+    } else {
+      const std::string state = !hw ? "has exited"
+                                : hw->state == WarpState::kAtBarrier
+                                    ? fmt::format("waits at barrier {}", hw->barrier_id)
+                                    : "is running";
+      lines.emplace_back(2, key,
+                         fmt::format("{} waits for lock bit {} (shared [{:#x}]) held by {} "
+                                     "(taken for shared [{:#x}]{}), which {}",
+                                     me, want.bit, want.addr, holder, held.addr, aliased, state));
+    }
+  }
+  if (lines.empty()) return "";
+  std::sort(lines.begin(), lines.end());
+  constexpr std::size_t kShown = 8;
+  std::string out =
+      fmt::format("  shared-memory lock bits: {} thread(s) wait for a held bit\n", lines.size());
+  for (std::size_t i = 0; i < lines.size() && i < kShown; ++i)
+    out += "    " + std::get<2>(lines[i]) + "\n";
+  if (lines.size() > kShown) out += fmt::format("    ... and {} more\n", lines.size() - kShown);
+  return out;
+}
+
 void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why,
                             bool proven) {
   reason_ = why;
@@ -112,6 +198,7 @@ void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::s
                        "cycle through it\n",
                        prog.source_of(*in), pc - fn->base_pc, fn->name, label, count);
   }
+  out += lock_bit_causes(ex, warps);
   // Every live warp, grouped by identical reconvergence state.
   std::map<std::string, std::vector<std::string>> groups;
   for (const auto& w : warps) {

@@ -56,6 +56,8 @@ class Watchdog {
  private:
   // `proven`: the report says the kernel cannot finish (else that the watchdog stopped it).
   void build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why, bool proven);
+  // Report lines on the lock bits waiting threads want (seed 001 sec. 4.4); empty when none.
+  std::string lock_bit_causes(const Executor& ex, const std::vector<Warp>& warps) const;
 
   WatchdogOptions opts_;
   std::uint64_t last_progress_ = ~std::uint64_t{0};

@@ -33,3 +33,16 @@ simtsync_e2e(progress_line 0 "\\[simtsync\\] ht_insert: cycle [0-9]+, [0-9]+ KIP
 add_test(NAME e2e.diagnoses_outputs_and_ptx COMMAND python3
          ${CMAKE_CURRENT_SOURCE_DIR}/check_diagnoses.py ${exe}
          ${CMAKE_CURRENT_BINARY_DIR}/diagnoses_out ${CMAKE_SOURCE_DIR})
+
+# Seed 001 sec. 4.4: the lock-bit deadlocks are reported with their cause (mb_alias).
+simtsync_e2e(lock_bit_alias_deadlock 3
+             "alias deadlock: 0\\.0 lane 0 holds lock bit 0 \\(taken for shared \\[0x0\\]\\) and waits for shared \\[0x1000\\], which maps to the same bit"
+             ${exe} run mb_alias --size test)
+simtsync_e2e(lock_bit_alias_deadlock_functional 3
+             "alias deadlock: 0\\.0 lane 0 holds lock bit 0.*shared \\[0x1000\\]"
+             ${exe} run mb_alias --size test --mode functional)
+simtsync_e2e(lock_bit_simd_deadlock 3
+             "SIMD deadlock: 0\\.1 lane 30 waits for lock bit 63 \\(shared \\[0xfc\\]\\) held by 0\\.1 lane 31 of the same warp"
+             ${exe} run mb_alias --size test --set workload.stride=1)
+simtsync_e2e(lock_bit_no_alias 0 "VALIDATED: 64 threads took both lock bits"
+             ${exe} run mb_alias --size test --set workload.stride=512)
