@@ -139,7 +139,7 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
         changed = true;
         ++stats_.lock_bit_acquired;
         ledger.holders[&bit] = attempt;
-        ledger.waiting.erase(LockBitLedger::key(w.global_id, l));
+        if (!ledger.waiting.empty()) ledger.waiting.erase(LockBitLedger::key(w.global_id, l));
       } else {
         ok &= ~(LaneMask{1} << l);
         ledger.waiting[LockBitLedger::key(w.global_id, l)] = {&bit, attempt};
