@@ -139,6 +139,13 @@ void add_memory(Schema& s) {
                "Lock bits of the shared-memory lock unit behind shared atomics (words alias one "
                "bit modulo this count)",
                "seed 001 sec. 3.2 (1024 lock bits on Fermi)")
+      .add_choice("sm.shared.atomics", "native", {"native", "lock_loop"},
+                  "How shared-memory atomics execute: `lock_loop` as Fermi's SASS does, a retry "
+                  "loop of LDSLK / modify / STSUL / branch micro-operations that each take an "
+                  "issue slot (the LDSLK and STSUL also the shared-memory unit), repeated until "
+                  "every lane has taken its lock bit; `native` as one instruction whose lock-unit "
+                  "rounds occupy the shared-memory unit (atomic units in the banks, Maxwell on)",
+                  "seed 001 sec. 3.2 and Listing 1 (Fermi's atomicAdd on shared memory)")
       .add_choice("mem.model", "hierarchy", {"hierarchy", "simple"},
                   "Global-memory model: the cycle-level hierarchy (coalescer, L1, interconnect, L2 "
                   "slices with atomic units, DRAM) or the fixed-latency stand-in",

@@ -23,12 +23,30 @@ void Executor::generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& a
   acc.bytes = std::max(1u, ptx::dtype_bytes(a.type));
   acc.vec = a.vec;
   if (in.lock_op != LockBitOp::kNone) {
-    // Lock-bit intrinsics read their operands from the caller's .param variables when they
-    // perform (the st.param before them performs first: the LD/ST unit is in order).
     acc.frame = w.frame_base;
+    if (in.mem.base == MemRef::Base::kNone) {
+      // The call form reads its operands from the caller's .param variables when it performs
+      // (the st.param before it performs first: the LD/ST unit is in order).
+      for (int li : lanes(exec)) {
+        acc.addr[li] = 0;
+        acc.space[li] = static_cast<std::uint8_t>(Space::kShared);
+      }
+      return;
+    }
+    // The fused form: a generic address that must lie in the shared window.
     for (int li : lanes(exec)) {
-      acc.addr[li] = 0;
-      acc.space[li] = static_cast<std::uint8_t>(Space::kShared);
+      const unsigned l = static_cast<unsigned>(li);
+      const Addr p = (in.mem.base == MemRef::Base::kReg ? w.reg(in.mem.reg)[l] : 0) +
+                     static_cast<Addr>(in.mem.offset);
+      if (p < kSharedWindow || p >= kSharedWindow + kWindowSize)
+        fault(w, l, in,
+              fmt::format("{} needs a shared-memory address, got {:#x}",
+                          in.lock_op == LockBitOp::kLoadLock ? "simtsync_ldslk (LDSLK)"
+                                                             : "simtsync_stsul (STSUL)",
+                          p));
+      acc.addr[l] = p - kSharedWindow;
+      acc.space[l] = static_cast<std::uint8_t>(Space::kShared);
+      if (in.nsrc > 0) acc.data[l][0] = value(w, in.src[0], l);
     }
     return;
   }
@@ -113,18 +131,22 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
     ++stats_.shared_accesses;
     ++(load ? stats_.loads : stats_.stores);
   }
+  const bool fused = in.mem.base != MemRef::Base::kNone;
   bool changed = false;
   LaneMask ok = acc.mask;
   // Lanes in lane order: of several lanes asking for one bit, the first takes it.
   for (int li : lanes(acc.mask)) {
     const unsigned l = static_cast<unsigned>(li);
-    Addr p = 0;
-    std::memcpy(&p, w.local(l, acc.frame + in.call_args[0], 8), 8);
-    if (p < kSharedWindow || p >= kSharedWindow + kWindowSize)
-      fault(w, l, in, fmt::format("{} needs a shared-memory address, got {:#x}",
-                                  load ? "simtsync_ldslk (LDSLK)" : "simtsync_stsul (STSUL)", p));
-    const Addr a = p - kSharedWindow;
-    acc.addr[l] = a;
+    if (!fused) {
+      Addr p = 0;
+      std::memcpy(&p, w.local(l, acc.frame + in.call_args[0], 8), 8);
+      if (p < kSharedWindow || p >= kSharedWindow + kWindowSize)
+        fault(w, l, in,
+              fmt::format("{} needs a shared-memory address, got {:#x}",
+                          load ? "simtsync_ldslk (LDSLK)" : "simtsync_stsul (STSUL)", p));
+      acc.addr[l] = p - kSharedWindow;
+    }
+    const Addr a = acc.addr[l];
     std::uint8_t* word = lane_ptr(w, l, static_cast<std::uint8_t>(Space::kShared), a, 4, !load, in);
     const auto bit_index = static_cast<unsigned>((c.lock_word_base + a / 4) % c.lock_count);
     std::uint8_t& bit = c.lock_bits[bit_index];
@@ -146,10 +168,18 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
       }
       ++stats_.lock_bit_loads;
       const std::uint64_t r = (std::uint64_t{took} << 32) | v;
-      std::memcpy(w.local(l, acc.frame + in.call_rets[0], 8), &r, 8);
+      if (fused) {
+        if (in.dst[0] != kNoReg) w.reg(in.dst[0])[l] = r;
+      } else {
+        std::memcpy(w.local(l, acc.frame + in.call_rets[0], 8), &r, 8);
+      }
     } else {
       std::uint32_t v = 0;
-      std::memcpy(&v, w.local(l, acc.frame + in.call_args[1], 4), 4);
+      if (fused) {
+        v = static_cast<std::uint32_t>(acc.data[l][0]);
+      } else {
+        std::memcpy(&v, w.local(l, acc.frame + in.call_args[1], 4), 4);
+      }
       changed |= std::memcmp(word, &v, 4) != 0 || bit != 0;
       std::memcpy(word, &v, 4);
       bit = 0;
@@ -157,6 +187,8 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
       ++stats_.lock_bit_stores;
     }
   }
+  // The steps folded into a fused LDSLK take the result apart (the lock predicate, the word).
+  for (const ExecInst& step : in.folded) exec_alu(w, step, acc.mask);
   acc.done |= acc.mask;
   acc.succeeded |= ok;
   if (changed) ++progress_;
@@ -325,6 +357,8 @@ void Executor::perform(Warp& w, MemAccess& acc) {
     }
     default: break;
   }
+  // The steps folded into a fused LDSLK take the result apart (the lock predicate, the word).
+  for (const ExecInst& step : in.folded) exec_alu(w, step, acc.mask);
   acc.done |= acc.mask;
   acc.succeeded |= ok;
   if (changed) ++progress_;

@@ -99,6 +99,33 @@ void Executor::finish_lanes(Warp& w, LaneMask m) {
   }
 }
 
+void Executor::exec_alu(Warp& w, const ExecInst& in, LaneMask m) {
+  switch (in.op) {
+    case Opcode::kSetp:
+    case Opcode::kSet:
+    case Opcode::kSelp:
+    case Opcode::kSlct:
+    case Opcode::kTestp:
+      exec_compare(w, in, m);
+      break;
+    case Opcode::kMov:
+    case Opcode::kCvta:
+    case Opcode::kIsspacep:
+      exec_move(w, in, m);
+      break;
+    case Opcode::kCvt:
+      exec_cvt(w, in, m);
+      break;
+    default:
+      if (ptx::dtype_is_float(in.a.type) || ptx::opcode_unit(in.op) == ptx::UnitClass::kSfu) {
+        if (ptx::opcode_unit(in.op) == ptx::UnitClass::kSfu) ++stats_.sfu_ops;
+        exec_float(w, in, m);
+      } else {
+        exec_int(w, in, m);
+      }
+  }
+}
+
 const ExecInst* Executor::peek(const Warp& w) const {
   const DecodedFunction& fn = prog_.functions()[static_cast<size_t>(w.function)];
   const Pc pc = w.simt->pc();
@@ -138,34 +165,24 @@ StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
       info->setp = true;
       info->setp_a = value(w, in.src[0], l);
       info->setp_b = in.nsrc > 1 ? value(w, in.src[1], l) : 0;
+    } else if (in.lock_op == LockBitOp::kLoadLock && in.mem.base == MemRef::Base::kReg && m != 0) {
+      // A fused LDSLK sets a predicate as a setp does (seed 001 Listing 13 has no compare in
+      // its spin loop): for spin detection its source operand, the address, is the setp's.
+      const unsigned l = static_cast<unsigned>(first_lane(m));
+      info->setp = true;
+      info->setp_a = w.reg(in.mem.reg)[l] + static_cast<std::uint64_t>(in.mem.offset);
+      info->setp_b = 0;
     }
   }
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<std::uint64_t>(popcount(active));
-  const Pc next = pc + kInstSize;
+  const Pc next = in.fallthrough();
 
   switch (ptx::opcode_unit(in.op)) {
     case ptx::UnitClass::kInt:
     case ptx::UnitClass::kFp:
     case ptx::UnitClass::kSfu:
-      switch (in.op) {
-        case Opcode::kSetp:
-        case Opcode::kSet:
-        case Opcode::kSelp:
-        case Opcode::kSlct:
-        case Opcode::kTestp: exec_compare(w, in, m); break;
-        case Opcode::kMov:
-        case Opcode::kCvta:
-        case Opcode::kIsspacep: exec_move(w, in, m); break;
-        case Opcode::kCvt: exec_cvt(w, in, m); break;
-        default:
-          if (ptx::dtype_is_float(in.a.type) || ptx::opcode_unit(in.op) == ptx::UnitClass::kSfu) {
-            if (ptx::opcode_unit(in.op) == ptx::UnitClass::kSfu) ++stats_.sfu_ops;
-            exec_float(w, in, m);
-          } else {
-            exec_int(w, in, m);
-          }
-      }
+      exec_alu(w, in, m);
       w.simt->advance(next);
       return StepResult::kExecuted;
     case ptx::UnitClass::kMem:

@@ -57,7 +57,9 @@ struct StepInfo {
   LaneMask guard = 0;   // ... of which its guard predicate held
   bool branch = false;  // a bra: `guard` took it to target
   Pc target = 0;
-  bool setp = false;  // a setp: the first guarded lane's two source operands
+  // A setp (or a fused LDSLK, which sets a predicate too: its address): the first guarded
+  // lane's two source operands.
+  bool setp = false;
   std::uint64_t setp_a = 0, setp_b = 0;
   bool barrier_arrival = false;  // arrived at a CTA barrier (bar.sync/arrive/red)
 };
@@ -150,6 +152,8 @@ class Executor {
   std::uint64_t special(const Warp& w, const Src& s, unsigned lane) const;
   LaneMask guard_mask(const Warp& w, const ExecInst& in, LaneMask active) const;
 
+  // Integer, floating-point, compare, move and convert instructions.
+  void exec_alu(Warp& w, const ExecInst& in, LaneMask m);
   void exec_int(Warp& w, const ExecInst& in, LaneMask m);
   void exec_float(Warp& w, const ExecInst& in, LaneMask m);
   void exec_cvt(Warp& w, const ExecInst& in, LaneMask m);

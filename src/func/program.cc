@@ -481,8 +481,126 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
   }
   (void)shared_used;
   (void)mem;
+  fuse_lock_bit_calls(df);
   fill_safe_reconvergence(df);
   fill_spin_marks(df);
+}
+
+void Program::fuse_lock_bit_calls(DecodedFunction& df) const {
+  // LDSLK and STSUL are one SASS instruction each (seed 001 Listings 1, 4, 6, 13); at the PTX
+  // level nvcc reaches them through the call ABI:
+  //   st.param.b64 [param0], %addr;  call.uni (retval0), simtsync_ldslk, (param0);
+  //   ld.param.b64 %r, [retval0];    and.b64 %x, %r, 0xffffffff00000000;  setp.ne.s64 %p, %x, 0;
+  //   st.param.b64 [param0], %addr;  st.param.b32 [param1], %v;  call.uni simtsync_stsul, (...);
+  // Each such sequence becomes one operation at the first instruction's PC. The ALU steps that
+  // follow the ld.param and read only its result (or each other's) are folded into the LDSLK
+  // and performed with it, so every register the sequence writes gets the value it would have
+  // got; only the .param variables of the call, which nothing outside the call sequence can
+  // name, are not written. A sequence with a label inside (a branch target) or any other shape
+  // stays a call (the slower, equally correct form).
+  const ptx::Function& f = *df.ir;
+  std::vector<bool> target(f.insts.size() + 1, false);
+  for (const auto& l : f.labels)
+    if (l.index >= 0 && static_cast<size_t>(l.index) < target.size())
+      target[static_cast<size_t>(l.index)] = true;
+  auto& code = df.code;
+  auto param_store = [&](size_t j, std::uint64_t offset) {
+    const ExecInst& e = code[j];
+    return e.op == ptx::Opcode::kSt && e.a.space == ptx::Space::kParam && e.a.vec <= 1 &&
+           e.guard == kNoReg && e.mem.base == MemRef::Base::kFrame && e.nsrc == 1 &&
+           static_cast<std::uint64_t>(e.mem.offset) == offset;
+  };
+  auto address_of = [](const Src& s, MemRef& m) {
+    if (s.kind == Src::Kind::kReg && !s.negate) {
+      m = {MemRef::Base::kReg, s.reg, 0};
+      return true;
+    }
+    if (s.kind == Src::Kind::kImm) {
+      m = {MemRef::Base::kAbsolute, 0, static_cast<std::int64_t>(s.imm)};
+      return true;
+    }
+    return false;
+  };
+  auto foldable = [](const ExecInst& e) {
+    switch (e.op) {
+      case ptx::Opcode::kAnd:
+      case ptx::Opcode::kShr:
+      case ptx::Opcode::kCvt:
+      case ptx::Opcode::kSetp:
+      case ptx::Opcode::kMov:
+        return e.guard == kNoReg && e.nsrc > 0;
+      default:
+        return false;
+    }
+  };
+  for (size_t i = 0; i < code.size(); ++i) {
+    const ExecInst call = code[i];
+    if (call.lock_op == LockBitOp::kNone || call.guard != kNoReg) continue;
+    const bool load = call.lock_op == LockBitOp::kLoadLock;
+    const size_t nargs = load ? 1 : 2;
+    if (i < nargs) continue;
+    const size_t first = i - nargs;
+    // The argument stores, in either order, right before the call.
+    const ExecInst* addr_st = nullptr;
+    const ExecInst* value_st = nullptr;
+    for (size_t j = first; j < i; ++j) {
+      if (param_store(j, call.call_args[0])) {
+        addr_st = &code[j];
+      } else if (!load && param_store(j, call.call_args[1])) {
+        value_st = &code[j];
+      }
+    }
+    MemRef m;
+    if (!addr_st || (!load && !value_st) || !address_of(addr_st->src[0], m)) continue;
+    size_t last = i;
+    ExecInst fused = call;
+    fused.pc = code[first].pc;
+    fused.index = static_cast<int>(first);
+    fused.mem = m;
+    if (load) {
+      // The result's ld.param, then the steps that take it apart.
+      const size_t k = i + 1;
+      if (k >= code.size() || target[k]) continue;
+      const ExecInst& ld = code[k];
+      if (ld.op != ptx::Opcode::kLd || ld.a.space != ptx::Space::kParam || ld.ndst != 1 ||
+          ld.guard != kNoReg || ld.mem.base != MemRef::Base::kFrame ||
+          static_cast<std::uint64_t>(ld.mem.offset) != call.call_rets[0])
+        continue;
+      last = k;
+      fused.ndst = 1;
+      fused.dst[0] = ld.dst[0];
+      std::set<std::uint32_t> known{ld.dst[0]};
+      for (size_t n = k + 1; n < code.size() && !target[n] && foldable(code[n]); ++n) {
+        const ExecInst& e = code[n];
+        bool reads_result = false, reads_other = false;
+        for (unsigned s = 0; s < e.nsrc; ++s) {
+          if (e.src[s].kind == Src::Kind::kReg && known.count(e.src[s].reg)) {
+            reads_result = true;
+          } else if (e.src[s].kind != Src::Kind::kImm) {
+            reads_other = true;
+          }
+        }
+        reads_result &= !reads_other;
+        unsigned fresh = 0;
+        for (unsigned d = 0; d < e.ndst; ++d) fresh += e.dst[d] != kNoReg && !known.count(e.dst[d]);
+        if (!reads_result || fused.ndst + fresh > std::size(fused.dst)) break;
+        for (unsigned d = 0; d < e.ndst; ++d)
+          if (e.dst[d] != kNoReg && known.insert(e.dst[d]).second)
+            fused.dst[fused.ndst++] = e.dst[d];
+        fused.folded.push_back(e);
+        last = n;
+      }
+    } else {
+      fused.nsrc = 1;
+      fused.src[0] = value_st->src[0];
+    }
+    bool labelled = false;
+    for (size_t n = first + 1; n <= last; ++n) labelled |= target[n];
+    if (labelled) continue;
+    fused.span = static_cast<std::uint8_t>(last - first + 1);
+    code[first] = std::move(fused);
+    i = last;
+  }
 }
 
 void Program::fill_spin_marks(DecodedFunction& df) const {

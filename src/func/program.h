@@ -77,10 +77,20 @@ struct ExecInst {
   // (those it takes when the target lies outside the loop; those it does not take when the
   // next instruction does).
   bool wait_exit_taken = false, wait_exit_fallthrough = false;
-  // A call to a lock-bit intrinsic, decoded as the shared-memory instruction it stands for
-  // (op kLd for LDSLK, kSt for STSUL; operands stay in the caller's .param variables named by
-  // call_args/call_rets). See workloads/include/simtsync.cuh.
+  // A lock-bit intrinsic (workloads/include/simtsync.cuh), decoded as the shared-memory
+  // instruction it stands for: op kLd for LDSLK, kSt for STSUL. Two forms:
+  // - fused (mem.base != kNone): the whole call sequence nvcc emits (st.param of the operands,
+  //   the call, ld.param of the packed result, and the ALU steps right after it that take the
+  //   result apart) is one operation, as LDSLK/STSUL are one SASS instruction each: the address
+  //   is `mem`, STSUL's value src[0]; LDSLK writes the packed result to dst[0] and performs the
+  //   `folded` steps on it at the same time, so their destinations (the predicate, dst[1..])
+  //   are written when the load completes. It covers `span` PTX instructions.
+  // - call (mem.base == kNone, a sequence the decoder does not recognise): operands stay in the
+  //   caller's .param variables named by call_args/call_rets; st.param and ld.param execute.
   LockBitOp lock_op = LockBitOp::kNone;
+  std::uint8_t span = 1;         // PTX instructions this operation stands for
+  std::vector<ExecInst> folded;  // fused LDSLK: ALU steps performed with it
+  Pc fallthrough() const { return pc + kInstSize * span; }
   const ptx::Instruction* ir = nullptr;
   int index = 0;         // index inside its function
 };
@@ -126,6 +136,8 @@ class Program {
   // Alternative reconvergence points from the SIMT-deadlock analysis (ExecInst::safe_reconv_pc).
   void fill_safe_reconvergence(DecodedFunction& df) const;
   void fill_spin_marks(DecodedFunction& df) const;
+  // Lock-bit intrinsic call sequences to single operations (ExecInst::lock_op, fused form).
+  void fuse_lock_bit_calls(DecodedFunction& df) const;
   void decode_function(DecodedFunction& df, GlobalMemory& mem);
 
   const ptx::Module& module_;

@@ -77,4 +77,33 @@ Cycle SharedMemoryUnit::accept(const func::MemAccess& acc, bool atomic, Cycle no
   return now + p_.latency + c.cycles - 1;
 }
 
+Cycle SharedMemoryUnit::accept_ldslk(const func::MemAccess& acc, std::uint64_t lanes, bool first,
+                                     std::uint64_t* winners, Cycle now) {
+  std::uint64_t won = 0;
+  Addr taken[64];
+  unsigned n = 0;
+  for (int l : func::lanes(lanes)) {
+    const Addr bit = (acc.addr[l] / 4) % p_.lock_bits;
+    if (std::find(taken, taken + n, bit) != taken + n) continue;
+    taken[n++] = bit;
+    won |= std::uint64_t{1} << l;
+  }
+  *winners = won;
+  const unsigned cycles = ways_of(acc, lanes);
+  busy_until_ = now + cycles;
+  ++st_.accesses;
+  st_.conflict_cycles += cycles - 1;
+  st_.atomics += first ? 1 : 0;
+  ++st_.lock_attempts;
+  st_.lock_retries += static_cast<unsigned>(std::popcount(lanes) - std::popcount(won));
+  return now + p_.latency + cycles - 1;
+}
+
+void SharedMemoryUnit::accept_stsul(const func::MemAccess& acc, std::uint64_t lanes, Cycle now) {
+  const unsigned cycles = lanes ? ways_of(acc, lanes) : 1;
+  busy_until_ = now + cycles;
+  ++st_.accesses;
+  st_.conflict_cycles += cycles - 1;
+}
+
 }  // namespace simtsync::mem

@@ -52,6 +52,14 @@ class SharedMemoryUnit {
   // Takes the access (the caller performs it now: this is its serialization point); returns
   // the cycle its data is back in registers.
   Cycle accept(const func::MemAccess& acc, bool atomic, Cycle now);
+  // sm.shared.atomics = lock_loop, where an atomic is a retry loop of micro-operations (the SM
+  // sequences them): one LDSLK pass of `lanes`, the lanes still trying. Per lock bit the lowest
+  // lane takes it (*winners). The pass holds the banks for its conflict ways; returns the cycle
+  // its data is back. `first`: the atomic's first pass (counted as an atomic).
+  Cycle accept_ldslk(const func::MemAccess& acc, std::uint64_t lanes, bool first,
+                     std::uint64_t* winners, Cycle now);
+  // The STSUL pass of the lanes that took their bits: holds the banks for its conflict ways.
+  void accept_stsul(const func::MemAccess& acc, std::uint64_t lanes, Cycle now);
   const SharedStats& stats() const { return st_; }
 
  private:

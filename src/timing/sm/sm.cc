@@ -265,6 +265,7 @@ Cycle Sm::next_event(Cycle now) const {
       if (ws.fetch_ready > now && ws.fetch_ready != kWaitFill) m = std::min(m, ws.fetch_ready);
       for (unsigned i = 0; i < ws.ib_count; ++i)
         if (ws.ib[i].ready > now) m = std::min(m, ws.ib[i].ready);
+      if (ws.atomic_loop.acc && ws.atomic_loop.ready > now) m = std::min(m, ws.atomic_loop.ready);
     }
     for (const auto& unit : unit_busy_)
       for (Cycle b : unit)
@@ -309,6 +310,13 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
 void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
   WarpSlot& ws = slots_[static_cast<size_t>(slot)];
   blocked_ &= ~(std::uint64_t{1} << slot);
+  if (ws.atomic_loop.acc == acc) {
+    // A shared atomic's LDSLK data is back: its loop goes on with the modify step.
+    ws.atomic_loop.step = WarpSlot::AtomicLoop::Step::kModify;
+    ws.atomic_loop.ready = now;
+    note_ready(now);
+    return;
+  }
   const func::ExecInst& in = *acc->inst;
   if (ws.warp && ws.warp->simt) {
     simt::MemoryReply rep;

@@ -60,6 +60,19 @@ struct WarpSlot {
   unsigned pending_stores = 0;  // stores in flight (fences wait for them)
   bool done = false;            // every thread exited; waits for memory, then CTA exit
   std::uint64_t issued = 0;     // instructions issued (a per-warp counter policies may read)
+  // A shared-memory atomic running as Fermi's retry loop (sm.shared.atomics = lock_loop, seed
+  // 001 Listing 1): LDSLK of the lanes still trying, then modify, STSUL and branch, each a
+  // micro-operation that takes an issue slot; round after round until no lane remains. The
+  // warp issues nothing else meanwhile (the lanes done wait beyond the branch).
+  struct AtomicLoop {
+    enum class Step : std::uint8_t { kWait, kModify, kStore, kBranch, kLoad };
+    func::MemAccess* acc = nullptr;  // nullptr: no loop running
+    std::uint64_t remaining = 0;     // lanes that have not taken their lock bit yet
+    std::uint64_t winners = 0;       // lanes that took it in the current round
+    Step step = Step::kWait;         // kWait: the LDSLK is in the LD/ST unit or in flight
+    Cycle ready = 0;                 // the next micro-operation's operands are ready
+    bool cas_second = false;         // `cas`: the compare has issued, the select is next
+  } atomic_loop;
 };
 
 struct CtaSlot {
@@ -176,6 +189,7 @@ class Sm final : public sched::IWarpView {
   bool issue(Cycle now);
   bool issue_one(int sched, Cycle now);
   StallKind try_issue(int slot, Cycle now, int sched);
+  StallKind issue_atomic_step(int slot, Cycle now);
   bool fetch(Cycle now);
   void flush(WarpSlot& ws, Pc pc, bool control);
   // Recomputes whether slot `s` wants an instruction fetched (bit s of fetchable_).

@@ -53,7 +53,7 @@ bool Sm::fetch(Cycle now) {
     const Addr first = ws.fetch_pc;
     ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
     ++stats_.ibuffer_fills;
-    ws.fetch_pc += kInstSize;
+    ws.fetch_pc = in->fallthrough();
     bool ctrl = ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl;
     for (unsigned k = 1; k < p_.fetch_decode && !ctrl && ws.ib_count < p_.ibuffer_slots &&
                          ws.fetch_pc / p_.icache_line == first / p_.icache_line;
@@ -62,7 +62,7 @@ bool Sm::fetch(Cycle now) {
       if (!in) break;
       ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
       ++stats_.ibuffer_fills;
-      ws.fetch_pc += kInstSize;
+      ws.fetch_pc = in->fallthrough();
       ctrl = ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl;
     }
     if (ctrl) ws.fetch_stop = true;

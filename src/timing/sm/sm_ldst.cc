@@ -76,6 +76,22 @@ void Sm::ldst(Cycle now) {
   if (space == ptx::Space::kShared) {
     if (!shared_.can_accept(now)) return;
     const Cycle before = shared_.stats().conflict_cycles;
+    WarpSlot::AtomicLoop& lp = slots_[static_cast<size_t>(e.slot)].atomic_loop;
+    if (lp.acc == e.access) {
+      // An LDSLK round of a shared atomic's retry loop: the lanes that take their lock bit
+      // perform their read-modify-write now (the bit keeps the word theirs until their STSUL).
+      const bool first = lp.remaining == acc.mask;
+      std::uint64_t won = 0;
+      const Cycle done = shared_.accept_ldslk(acc, lp.remaining, first, &won, now);
+      ex_.perform(w, acc, won, first);
+      lp.winners = won;
+      lp.remaining &= ~won;
+      ++stats_.atomic_rounds;
+      stats_.shared_conflict_cycles += shared_.stats().conflict_cycles - before;
+      shared_pending_.push_back({done, e.slot, e.access});
+      pop_ldst();
+      return;
+    }
     ex_.perform(w, acc);  // the shared-memory unit is the serialization point
     const Cycle done = shared_.accept(acc, atomic, now);
     stats_.shared_conflict_cycles += shared_.stats().conflict_cycles - before;

@@ -53,6 +53,9 @@ struct SmStats {
   std::uint64_t ibuffer_flushes = 0;      // control transfers that emptied an I-buffer
   std::uint64_t icache_stall_cycles = 0;  // warp-cycles waiting for an I-cache fill
   std::uint64_t shared_conflict_cycles = 0;
+  // sm.shared.atomics = lock_loop: micro-operations of shared atomics' retry loops (LDSLK,
+  // modify, STSUL, branch; the atomic itself counts once in warp_instructions) and the rounds.
+  std::uint64_t atomic_uops = 0, atomic_rounds = 0;
   std::uint64_t memory_refusals = 0;  // LD/ST unit found the memory port full
   std::uint64_t ctas_completed = 0;
   std::vector<SchedStats> sched;
@@ -90,6 +93,10 @@ inline constexpr StatField<SmStats> kSmStatFields[] = {
     SIMTSYNC_STAT(SmStats, ibuffer_flushes, "I-buffers emptied by control transfers"),
     SIMTSYNC_STAT(SmStats, icache_stall_cycles, "warp-cycles waiting for an I-cache fill"),
     SIMTSYNC_STAT(SmStats, shared_conflict_cycles, "shared-memory bank-conflict cycles"),
+    SIMTSYNC_STAT(SmStats, atomic_uops,
+                  "shared-atomic micro-operations issued (sm.shared.atomics=lock_loop)"),
+    SIMTSYNC_STAT(SmStats, atomic_rounds,
+                  "shared-atomic LDSLK/STSUL rounds (sm.shared.atomics=lock_loop)"),
     SIMTSYNC_STAT(SmStats, memory_refusals, "times the LD/ST unit found the memory port full"),
     SIMTSYNC_STAT(SmStats, ctas_completed, "CTAs completed"),
     SIMTSYNC_STAT(SmStats, warp_phases, "warp-phases ended (stats.warp_phases)"),

@@ -9,7 +9,10 @@
 #include <numeric>
 #include <set>
 
+#include "func/global_memory.h"
+#include "func/program.h"
 #include "func_test_util.h"
+#include "ptx/parser.h"
 
 namespace simtsync::func::testing {
 namespace {
@@ -486,6 +489,130 @@ TEST(LockBits, AGlobalAddressIsAFault) {
     EXPECT_NE(std::string(e.what()).find("needs a shared-memory address"), std::string::npos)
         << e.what();
   }
+}
+
+// One lock attempt as nvcc emits it (st.param, call, ld.param, and + setp on the packed
+// result), then a use of the predicate; `split` puts a label inside the sequence, which keeps it
+// a call (a branch may land there).
+std::string attempt_body(bool split) {
+  return std::string(R"(
+  mov.u32 %r20, %r0;
+  setp.gt.u32 %p1, %r0, 2;
+  @%p1 mov.u32 %r20, 0;
+  mov.u32 %r21, words;
+  cvt.u64.u32 %rd20, %r21;
+  cvta.shared.u64 %rd21, %rd20;
+  mul.wide.u32 %rd22, %r20, 4;
+  add.s64 %rd23, %rd21, %rd22;
+  st.shared.u32 [words+4], 55;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd23;
+  .param .b64 retval0;
+  call.uni (retval0), simtsync_ldslk, (param0);
+)") + (split ? "$SPLIT:\n" : "") +
+         R"(
+  ld.param.b64 %rd24, [retval0];
+  }
+  and.b64 %rd25, %rd24, -4294967296;
+  setp.ne.s64 %p3, %rd25, 0;
+  selp.u32 %r30, 1, 0, %p3;
+  cvt.u32.u64 %r31, %rd24;
+  st.global.u32 [%rd3], %r30;
+  st.global.u32 [%rd3+8], %r31;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd23;
+  .param .b32 param1;
+  st.param.b32 [param1], 9;
+  @%p3 call.uni simtsync_stsul, (param0, param1);
+  }
+)";
+}
+
+TEST(LockBits, ALockAttemptDecodesToOneOperationWithItsPredicate) {
+  const auto module =
+      ptx::parse_module(per_thread_kernel(attempt_body(false), kLockBitDecls), "attempt.ptx");
+  GlobalMemory mem;
+  const Program prog(module, mem);
+  const DecodedFunction& k = *prog.kernel("k");
+  const ExecInst* ldslk = nullptr;
+  for (const ExecInst& e : k.code)
+    if (e.lock_op == LockBitOp::kLoadLock && !ldslk) ldslk = &e;
+  ASSERT_NE(ldslk, nullptr);
+  // At the st.param's PC: st.param, call, ld.param, and, setp are one operation whose
+  // destinations are the packed result, the and's result and the predicate.
+  EXPECT_EQ(ldslk->ir->opcode, ptx::Opcode::kCall);
+  EXPECT_EQ(ldslk->span, 5u);
+  EXPECT_EQ(ldslk->folded.size(), 2u);
+  EXPECT_EQ(ldslk->ndst, 3u);
+  EXPECT_EQ(ldslk->mem.base, MemRef::Base::kReg);
+  EXPECT_EQ(prog.at(ldslk->pc), ldslk);
+  EXPECT_EQ(ldslk->fallthrough(), ldslk->pc + 5 * kInstSize);
+  // The guarded STSUL's st.params are unguarded: it stays a call (the slower, equal form).
+  for (const ExecInst& e : k.code)
+    if (e.lock_op == LockBitOp::kStoreUnlock) {
+      EXPECT_EQ(e.mem.base, MemRef::Base::kNone);
+    }
+
+  // Threads 0..2 ask for words 0..2's bits, threads 3..5 for word 0's: only thread 0 of those
+  // takes it. Fused and call forms give the same results; the fused form executes 4 fewer
+  // warp instructions (one operation instead of five).
+  auto fused = run_text(per_thread_kernel(attempt_body(false), kLockBitDecls), std::vector<Row>(6));
+  auto call = run_text(per_thread_kernel(attempt_body(true), kLockBitDecls), std::vector<Row>(6));
+  ASSERT_TRUE(fused.result.completed) << fused.result.watchdog_report;
+  ASSERT_TRUE(call.result.completed) << call.result.watchdog_report;
+  for (unsigned t = 0; t < 6; ++t) {
+    EXPECT_EQ(fused.u32(t, 0), t < 3 ? 1u : 0u) << t;
+    EXPECT_EQ(fused.u32(t, 1), t == 1 ? 55u : 0u) << t;
+    EXPECT_EQ(fused.at(t, 0), call.at(t, 0)) << t;
+    EXPECT_EQ(fused.at(t, 1), call.at(t, 1)) << t;
+  }
+  EXPECT_EQ(call.result.stats.warp_instructions - fused.result.stats.warp_instructions, 4u);
+  EXPECT_EQ(fused.result.stats.lock_bit_acquired, 3u);
+  EXPECT_EQ(fused.result.stats.lock_bit_stores, 3u);
+}
+
+TEST(LockBits, AnUnlockDecodesToOneOperation) {
+  // Lane 0 takes word 5's bit and frees it with STSUL storing 1234 (an immediate value); lane 1
+  // then takes it and reads 1234.
+  const std::string body = std::string(R"(
+  mov.u32 %r20, 5;
+  setp.ne.u32 %p2, %r0, 0;
+  @%p2 bra $SECOND;
+)") + kLdslk + R"(
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd23;
+  .param .b32 param1;
+  st.param.b32 [param1], 1234;
+  call.uni simtsync_stsul, (param0, param1);
+  }
+$SECOND:
+  bar.sync 0;
+  @!%p2 bra $DONE;
+)" + kLdslk + R"(
+$DONE:
+)";
+  const auto module = ptx::parse_module(per_thread_kernel(body, kLockBitDecls), "unlock.ptx");
+  GlobalMemory mem;
+  const Program prog(module, mem);
+  unsigned stsul = 0, ldslk = 0;
+  for (const ExecInst& e : prog.kernel("k")->code) {
+    if (e.lock_op == LockBitOp::kStoreUnlock && e.mem.base != MemRef::Base::kNone) {
+      ++stsul;
+      EXPECT_EQ(e.span, 3u);
+      ASSERT_EQ(e.nsrc, 1u);
+      EXPECT_EQ(e.src[0].kind, Src::Kind::kImm);
+      EXPECT_EQ(e.src[0].imm, 1234u);
+    }
+    ldslk += e.lock_op == LockBitOp::kLoadLock && e.mem.base != MemRef::Base::kNone ? 1 : 0;
+  }
+  EXPECT_EQ(stsul, 1u);
+  EXPECT_EQ(ldslk, 2u);
+  auto o = run_text(per_thread_kernel(body, kLockBitDecls), std::vector<Row>(2));
+  ASSERT_TRUE(o.result.completed) << o.result.watchdog_report;
+  EXPECT_EQ(o.at(1, 0), (std::uint64_t{1} << 32) | 1234u);
 }
 
 }  // namespace simtsync::func::testing
