@@ -71,8 +71,18 @@ class SyncValidation final : public Workload {
     // Length of the reduction phase per CTA: first start to last end, in %clock64 ticks (core
     // cycles in the timing mode, executed warp instructions in the functional mode).
     auto clocks = dev.download<std::int64_t>(phase, std::size_t{ctas} * threads * 2);
-    double sum = 0;
+    // Also the time per dependent step once the code is in the instruction cache: warp 1 ends
+    // after the first synchronization (its first pass through the code pays the I-cache misses),
+    // the last warp after the last one, so (end of the last - end of warp 1) / (warps - 2).
+    const std::uint32_t warps = threads / 32;
+    double sum = 0, step_sum = 0;
     std::int64_t longest = 0;
+    auto end_of = [&](std::uint32_t c, std::uint32_t w) {
+      std::int64_t hi = INT64_MIN;
+      for (std::uint32_t t = w * 32; t < w * 32 + 32; ++t)
+        hi = std::max(hi, clocks[(std::size_t{c} * threads + t) * 2 + 1]);
+      return hi;
+    };
     for (std::uint32_t c = 0; c < ctas; ++c) {
       std::int64_t lo = INT64_MAX, hi = INT64_MIN;
       for (std::uint32_t t = 0; t < threads; ++t) {
@@ -81,10 +91,13 @@ class SyncValidation final : public Workload {
       }
       sum += static_cast<double>(hi - lo);
       longest = std::max(longest, hi - lo);
+      if (warps > 2)
+        step_sum += static_cast<double>(end_of(c, warps - 1) - end_of(c, 1)) / (warps - 2);
     }
     return {true, fmt::format("{} CTA(s) x {} dependent steps, every element exact; reduction "
-                              "phase {:.0f} clock ticks per CTA on average, {} at most",
-                              ctas, threads / 32, sum / ctas, longest)};
+                              "phase {:.0f} clock ticks per CTA on average, {} at most; {:.1f} "
+                              "per step after the first",
+                              ctas, warps, sum / ctas, longest, step_sum / ctas)};
   }
 
  private:
