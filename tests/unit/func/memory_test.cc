@@ -615,4 +615,73 @@ $DONE:
   EXPECT_EQ(o.at(1, 0), (std::uint64_t{1} << 32) | 1234u);
 }
 
+// A spin on the lock bit of words[%r20] (fused LDSLK + branch back), as simtsync_waitlock.
+std::string spin_on(const char* label) {
+  return std::string(label) + R"(:
+  mov.u32 %r21, words;
+  cvt.u64.u32 %rd20, %r21;
+  cvta.shared.u64 %rd21, %rd20;
+  mul.wide.u32 %rd22, %r20, 4;
+  add.s64 %rd23, %rd21, %rd22;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd23;
+  .param .b64 retval0;
+  call.uni (retval0), simtsync_ldslk, (param0);
+  ld.param.b64 %rd24, [retval0];
+  }
+  and.b64 %rd25, %rd24, -4294967296;
+  setp.eq.s64 %p3, %rd25, 0;
+  @%p3 bra )" +
+         label + ";\n";
+}
+
+DeviceOptions quick_watchdog() {
+  DeviceOptions o;
+  o.watchdog.quiet_steps = 2000;
+  return o;
+}
+
+TEST(LockBits, AnAliasDeadlockIsReportedWithBothAddressesAndTheBit) {
+  // Thread 0 takes word 3's bit, then waits for word 3 + 1024's: the same bit, its own
+  // (seed 001 sec. 4.4.2).
+  const std::string body =
+      std::string("  mov.u32 %r20, 3;\n") + kLdslk + "  mov.u32 %r20, 1027;\n" + spin_on("$SPIN");
+  auto o =
+      run_text(per_thread_kernel(body, kLockBitDecls), std::vector<Row>(1), 0, 1, quick_watchdog());
+  ASSERT_FALSE(o.result.completed);
+  const std::string& r = o.result.watchdog_report;
+  EXPECT_NE(r.find("alias deadlock"), std::string::npos) << r;
+  EXPECT_NE(r.find("lock bit 3 "), std::string::npos) << r;
+  EXPECT_NE(r.find("[0xc]"), std::string::npos) << r;     // the word it holds ...
+  EXPECT_NE(r.find("[0x100c]"), std::string::npos) << r;  // ... and the one it waits for
+}
+
+TEST(LockBits, ASimdDeadlockIsReportedWithItsCause) {
+  // Lane 0 takes word 0's bit and leaves (its unlock is after the reconvergence point); lane 1
+  // spins for the same bit: lane 0 waits for lane 1 at reconvergence, lane 1 for lane 0's
+  // unlock (seed 001 sec. 4.4.1).
+  const std::string body = std::string(R"(
+  mov.u32 %r20, 0;
+  setp.ne.u32 %p2, %r0, 0;
+  @%p2 bra $WAIT;
+)") + kLdslk + "  bra.uni $JOIN;\n$WAIT:\n" +
+                           spin_on("$SPIN") + R"(
+$JOIN:
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd23;
+  .param .b32 param1;
+  st.param.b32 [param1], 0;
+  call.uni simtsync_stsul, (param0, param1);
+  }
+)";
+  auto o =
+      run_text(per_thread_kernel(body, kLockBitDecls), std::vector<Row>(2), 0, 1, quick_watchdog());
+  ASSERT_FALSE(o.result.completed);
+  const std::string& r = o.result.watchdog_report;
+  EXPECT_NE(r.find("SIMD deadlock"), std::string::npos) << r;
+  EXPECT_EQ(r.find("alias deadlock"), std::string::npos) << r;
+}
+
 }  // namespace simtsync::func::testing
