@@ -103,8 +103,10 @@ std::string thread_name(const Warp& w, unsigned lane) {
 // The shared-memory lock bits live threads wait for, who holds each, and the deadlocks of seed
 // 001 sec. 4.4 this makes: a thread waiting for a bit it holds itself through an aliased word
 // (alias deadlock); a holder in the waiter's own warp that has left the lock loop and waits at
-// the reconvergence point for the lanes waiting for it (SIMD deadlock); a holder waiting at a
-// barrier. Causes come first, then threads whose holder itself waits for a bit (a chain).
+// the reconvergence point for the lanes waiting for it (SIMD deadlock); a holder in another warp
+// parked at a reconvergence point while its warp-mates spin (the same across warps); a holder
+// waiting at a barrier. Causes come first, then threads whose holder itself waits for a bit (a
+// chain).
 std::string Watchdog::lock_bit_causes(const Executor& ex, const std::vector<Warp>& warps) const {
   const LockBitLedger& ledger = ex.lock_ledger();
   if (ledger.waiting.empty()) return "";
@@ -153,6 +155,21 @@ std::string Watchdog::lock_bit_causes(const Executor& ex, const std::vector<Warp
                                      "which waits for it at a reconvergence point and cannot "
                                      "run its unlock",
                                      me, want.bit, want.addr, holder, held.addr, aliased));
+    } else if (hw && hw->simt && hw->state == WarpState::kRunning &&
+               ((hw->simt->live() & ~hw->simt->active()) >> held.lane & 1)) {
+      // The holder has left its lock loop and waits at a reconvergence point of its own warp,
+      // whose other lanes spin: it runs its unlock only once they are through (seed 001 sec.
+      // 4.4.1 across warps: each warp's spinning lanes wait for bits the other's parked lanes
+      // hold).
+      unsigned mates = 0;
+      for (const auto& [k2, e2] : ledger.waiting)
+        mates += e2.second.warp == held.warp && *e2.first != 0 ? 1 : 0;
+      lines.emplace_back(1, key,
+                         fmt::format("SIMT deadlock across warps: {} waits for lock bit {} "
+                                     "(shared [{:#x}]) held by {} (taken for shared [{:#x}]{}), "
+                                     "which waits at a reconvergence point for its warp, where "
+                                     "{} thread(s) wait for held bits, and cannot run its unlock",
+                                     me, want.bit, want.addr, holder, held.addr, aliased, mates));
     } else {
       const std::string state = !hw ? "has exited"
                                 : hw->state == WarpState::kAtBarrier

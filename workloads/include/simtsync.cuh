@@ -47,25 +47,30 @@ __device__ __forceinline__ bool simtsync_lock_bit(volatile int* p, int* value = 
 // decodes each LDSLK and STSUL call sequence nvcc emits into one machine operation, so these
 // cost what their SASS costs: lock = one LDSLK, waitlock = LDSLK + branch per attempt,
 // unlock = one STSUL.
-//   simtsync_lock(p): takes the lock bit of *p without checking (the caller knows it is free,
-//     e.g. a producer initialising its channel before a __syncthreads()).
-//   simtsync_waitlock(p): retries LDSLK until this thread takes the bit; returns the word read
-//     by the successful attempt (the channel's data). A busy-wait loop: marked.
-//   simtsync_unlock(p, v): stores v to *p and frees its bit (STSUL; the store is the release).
+//   simtsync_tiny_lock(p): takes the lock bit of *p without checking (the caller knows it is
+//     free, e.g. a producer initialising its channel before a __syncthreads()).
+//   simtsync_tiny_waitlock(p): retries LDSLK until this thread takes the bit; returns the word
+//     read by the successful attempt (the channel's data). A busy-wait loop: marked.
+//   simtsync_tiny_unlock(p, v): stores v to *p and frees its bit (STSUL; the store releases).
 // Threads of one warp that wait for each other must keep lock and unlock in one divergent path
-// (seed 001 Listing 8, simtsync_trylock below) or they SIMD-deadlock (sec. 4.4.1).
-__device__ __forceinline__ void simtsync_lock(volatile int* p) { (void)simtsync_ldslk(p); }
-__device__ __forceinline__ int simtsync_waitlock(volatile int* p) {
+// (seed 001 Listing 8, simtsync_tiny_trylock below) or they SIMD-deadlock (sec. 4.4.1).
+__device__ __forceinline__ void simtsync_tiny_lock(volatile int* p) {
+  (void)simtsync_ldslk(p);
+}
+__device__ __forceinline__ int simtsync_tiny_waitlock(volatile int* p) {
   int v;
   while (!simtsync_lock_bit(p, &v)) {
     SIMTSYNC_SPIN_LOOP();
   }
   return v;
 }
-__device__ __forceinline__ void simtsync_unlock(volatile int* p, int v) { simtsync_stsul(p, v); }
-// One attempt, for the critical-section scheme of Listing 8: `if (simtsync_trylock(p, &v)) {
-// ...; simtsync_unlock(p, w); done = true; }` inside the retry loop.
-__device__ __forceinline__ bool simtsync_trylock(volatile int* p, int* value = nullptr) {
+__device__ __forceinline__ void simtsync_tiny_unlock(volatile int* p, int v) {
+  simtsync_stsul(p, v);
+}
+// One attempt, for the critical-section scheme of Listing 8:
+// `if (simtsync_tiny_trylock(p, &v)) { ...; simtsync_tiny_unlock(p, w); done = true; }` inside
+// the retry loop.
+__device__ __forceinline__ bool simtsync_tiny_trylock(volatile int* p, int* value = nullptr) {
   return simtsync_lock_bit(p, value);
 }
 
@@ -73,12 +78,14 @@ __device__ __forceinline__ bool simtsync_trylock(volatile int* p, int* value = n
 // pass the same p. warp_lock: every lane asks, one takes it. warp_waitlock: every lane retries
 // until a vote says one lane took it. warp_unlock: lane 0, the representative, frees it by
 // storing v. Call them with the whole warp converged.
-__device__ __forceinline__ void simtsync_warp_lock(volatile int* p) { (void)simtsync_ldslk(p); }
-__device__ __forceinline__ void simtsync_warp_waitlock(volatile int* p) {
+__device__ __forceinline__ void simtsync_tiny_warp_lock(volatile int* p) {
+  (void)simtsync_ldslk(p);
+}
+__device__ __forceinline__ void simtsync_tiny_warp_waitlock(volatile int* p) {
   while (!__any_sync(0xffffffffu, simtsync_lock_bit(p))) {
     SIMTSYNC_SPIN_LOOP();
   }
 }
-__device__ __forceinline__ void simtsync_warp_unlock(volatile int* p, int v) {
+__device__ __forceinline__ void simtsync_tiny_warp_unlock(volatile int* p, int v) {
   if ((threadIdx.x & 31) == 0) simtsync_stsul(p, v);
 }

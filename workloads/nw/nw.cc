@@ -8,6 +8,8 @@
 //   nw2     the nw2 launches (lower-right triangle) after the upper-left triangle, which the
 //           data-parallel nw_dp1 computes (the prerequisite; cheap, so the statistics are NW2's)
 //   nw_dp   data-parallel wavefront tiles (nw_dp.cu), both triangles
+//   nw_tiny dataflow tiles synchronized with the shared-memory lock bits (nw_tiny.cu, seed 001
+//           Listing 15), both triangles: every nw_tiny1 launch, then every nw_tiny2 launch
 // Validation: every computed cell equals the CPU dynamic program exactly (the result does not
 // depend on the order in which actors fire); cells the run does not own keep their sentinel.
 #include <fmt/format.h>
@@ -24,16 +26,22 @@ constexpr int kCells = 31;  // cells per tile side (a 32x32 CTA with its halo)
 constexpr std::int32_t kUntouched = -0x3fffffff;
 
 enum class Part { kBoth, kFirst, kSecond };
+// How the cells of a tile wait for each other: atomic spin locks (nw.cu), a data-parallel
+// wavefront (nw_dp.cu), lock bits (nw_tiny.cu).
+enum class Sync { kAtomicLock, kDataParallel, kTinyLock };
 
 class NeedlemanWunsch final : public Workload {
  public:
-  NeedlemanWunsch(std::string name, bool dataflow, Part part)
-      : name_(std::move(name)), dataflow_(dataflow), part_(part) {}
+  NeedlemanWunsch(std::string name, Sync sync, Part part)
+      : name_(std::move(name)), dataflow_(sync != Sync::kDataParallel), sync_(sync), part_(part) {}
 
   std::string name() const override { return name_; }
   std::string description() const override {
     if (!dataflow_)
       return "Needleman-Wunsch, data-parallel wavefront per tile (seed 001 Fig. 6)";
+    if (sync_ == Sync::kTinyLock)
+      return "Needleman-Wunsch dataflow tiles synchronized with shared-memory lock bits, NW1 "
+             "then NW2 (seed 001 Listing 15, tiny-lock)";
     switch (part_) {
       case Part::kFirst:
         return "Needleman-Wunsch lock-based dataflow, kernel NW1 only (upper-left tiles)";
@@ -48,8 +56,9 @@ class NeedlemanWunsch final : public Workload {
   std::string suite() const override { return "synchronization"; }
   std::vector<ParamSpec> params() const override {
     // Paper: seed 001 Table 3 runs 31x31 ... 1984x1984 (1 ... 64 tiles per side).
-    // Test: one tile (31x31; NW2 then has no tile), two for nw2 and the data-parallel version.
-    const std::int64_t test_tiles = part_ == Part::kSecond || !dataflow_ ? 2 : 1;
+    // Test: one tile (31x31; NW2 then has no tile), two for nw2, the data-parallel and the
+    // tiny-lock versions (both kernels run).
+    const std::int64_t test_tiles = part_ == Part::kSecond || sync_ != Sync::kAtomicLock ? 2 : 1;
     return {{"tiles", "tiles of 31x31 cells per grid side (grid = 31 x tiles)", test_tiles, 4, 64,
              part_ == Part::kSecond ? 2 : 1, 256},
             {"penalty", "gap penalty k", 10, 10, 10, 0, 1000},
@@ -94,21 +103,26 @@ class NeedlemanWunsch final : public Workload {
     const bool dp_first = !dataflow_ || part_ == Part::kSecond;
     const bool dp_second = !dataflow_;
     const Dim3 df_block{32, 32, 1}, dp_block{32, 1, 1};
-    int m = ctx.load(dp_first ? "nw/nw_dp.ptx" : "nw/nw.ptx");
+    const bool tiny = sync_ == Sync::kTinyLock;
+    const char* df_ptx = tiny ? "nw/nw_tiny.ptx" : "nw/nw.ptx";
+    const char* df1 = tiny ? "nw_tiny1" : "nw1";
+    const char* df2 = tiny ? "nw_tiny2" : "nw2";
+    int m = ctx.load(dp_first ? "nw/nw_dp.ptx" : df_ptx);
     for (int d = 1; d <= tiles; ++d)
-      if (!ctx.launch(m, dp_first ? "nw_dp1" : "nw1", {static_cast<std::uint32_t>(d), 1, 1},
+      if (!ctx.launch(m, dp_first ? "nw_dp1" : df1, {static_cast<std::uint32_t>(d), 1, 1},
                       dp_first ? dp_block : df_block,
                       func::KernelArgs().add(dscore).add(dref).add(stride).add(penalty).add(d)))
         return {};
     // A second module is loaded only after the first module's last launch: func::Program
     // places every module's parameter buffers at the same addresses.
-    if (dp_first != dp_second) m = ctx.load("nw/nw.ptx");
+    if (dp_first != dp_second) m = ctx.load(df_ptx);
     if (part_ != Part::kFirst)
       for (int d = tiles - 1; d >= 1; --d)
-        if (!ctx.launch(m, dp_second ? "nw_dp2" : "nw2", {static_cast<std::uint32_t>(d), 1, 1},
-                        dp_second ? dp_block : df_block,
-                        func::KernelArgs().add(dscore).add(dref).add(stride).add(penalty).add(d)
-                            .add(tiles)))
+        if (!ctx.launch(
+                m, dp_second ? "nw_dp2" : df2, {static_cast<std::uint32_t>(d), 1, 1},
+                dp_second ? dp_block : df_block,
+                func::KernelArgs().add(dscore).add(dref).add(stride).add(penalty).add(d).add(
+                    tiles)))
           return {};
 
     auto got = dev.download<std::int32_t>(dscore, cells);
@@ -130,22 +144,26 @@ class NeedlemanWunsch final : public Workload {
  private:
   std::string name_;
   bool dataflow_;
+  Sync sync_;
   Part part_;
 };
 
 }  // namespace
 
 std::unique_ptr<Workload> make_nw() {
-  return std::make_unique<NeedlemanWunsch>("nw", true, Part::kBoth);
+  return std::make_unique<NeedlemanWunsch>("nw", Sync::kAtomicLock, Part::kBoth);
 }
 std::unique_ptr<Workload> make_nw1() {
-  return std::make_unique<NeedlemanWunsch>("nw1", true, Part::kFirst);
+  return std::make_unique<NeedlemanWunsch>("nw1", Sync::kAtomicLock, Part::kFirst);
 }
 std::unique_ptr<Workload> make_nw2() {
-  return std::make_unique<NeedlemanWunsch>("nw2", true, Part::kSecond);
+  return std::make_unique<NeedlemanWunsch>("nw2", Sync::kAtomicLock, Part::kSecond);
 }
 std::unique_ptr<Workload> make_nw_dp() {
-  return std::make_unique<NeedlemanWunsch>("nw_dp", false, Part::kBoth);
+  return std::make_unique<NeedlemanWunsch>("nw_dp", Sync::kDataParallel, Part::kBoth);
+}
+std::unique_ptr<Workload> make_nw_tiny() {
+  return std::make_unique<NeedlemanWunsch>("nw_tiny", Sync::kTinyLock, Part::kBoth);
 }
 
 }  // namespace simtsync::workloads

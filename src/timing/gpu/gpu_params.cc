@@ -103,6 +103,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.shared_bank_bytes = u("sm.shared.bank_bytes");
   s.shared_lock_bits = u("sm.shared.lock_bits");
   s.shared_lock_loop = c.get_string("sm.shared.atomics") == "lock_loop";
+  s.rotate_scheduler_priority = c.get_string("sm.scheduler_priority") == "rotate";
   s.const_latency = u("mem.const_cache.latency");
   p.hierarchy = c.get_string("mem.model") == "hierarchy";
   s.icache_fill_from_memory = p.hierarchy;

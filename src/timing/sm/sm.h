@@ -190,6 +190,10 @@ class Sm final : public sched::IWarpView {
   bool issue_one(int sched, Cycle now);
   StallKind try_issue(int slot, Cycle now, int sched);
   StallKind issue_atomic_step(int slot, Cycle now);
+  // A pipeline of unit kind `uk` free at `now` (nullptr: none), and taking one for an
+  // instruction of class `oc`.
+  Cycle* free_pipe(UnitKind uk, Cycle now);
+  void occupy(Cycle* pipe, OpClass oc, UnitKind uk, Cycle now);
   bool fetch(Cycle now);
   void flush(WarpSlot& ws, Pc pc, bool control);
   // Recomputes whether slot `s` wants an instruction fetched (bit s of fetchable_).

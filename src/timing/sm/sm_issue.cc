@@ -29,9 +29,30 @@ void count_activity(SmStats& st, const func::ExecInst& in, OpClass oc, std::uint
 
 }  // namespace
 
+Cycle* Sm::free_pipe(UnitKind uk, Cycle now) {
+  auto& pipes = unit_busy_[static_cast<size_t>(uk)];
+  auto pipe = std::find_if(pipes.begin(), pipes.end(), [&](Cycle b) { return b <= now; });
+  return pipe == pipes.end() ? nullptr : &*pipe;
+}
+
+void Sm::occupy(Cycle* pipe, OpClass oc, UnitKind uk, Cycle now) {
+  // A warp instruction takes `passes` trips through a SIMD narrower than the warp.
+  const unsigned passes = (p_.warp_size + p_.simd_width - 1) / std::max(1u, p_.simd_width);
+  const unsigned occupancy = std::max(1u, p_.ii[static_cast<int>(oc)]) * passes;
+  *pipe = now + occupancy;
+  note_ready(*pipe);
+  stats_.unit_busy[static_cast<int>(uk)] += occupancy;
+}
+
 bool Sm::issue(Cycle now) {
+  // The schedulers share the LD/ST queue and the unit pools, so the one that goes first takes
+  // what frees up. sm.scheduler_priority: `fixed` (scheduler 0 first) lets scheduler 0's
+  // spinning warps keep the LD/ST queue full while a lock holder on scheduler 1 never issues;
+  // `rotate` changes the first every cycle (GPGPU-Sim 4.2's shader_core_ctx::issue()).
   bool any = false;
-  for (unsigned s = 0; s < scheds_.size(); ++s) any |= issue_one(static_cast<int>(s), now);
+  const auto n = static_cast<unsigned>(scheds_.size());
+  const auto first = p_.rotate_scheduler_priority ? static_cast<unsigned>(now % n) : 0u;
+  for (unsigned k = 0; k < n; ++k) any |= issue_one(static_cast<int>((first + k) % n), now);
   return any;
 }
 
@@ -141,9 +162,8 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   }
   const OpClass oc = op_class(in);
   const UnitKind uk = unit_of(in);
-  auto& pipes = unit_busy_[static_cast<size_t>(uk)];
-  auto pipe = std::find_if(pipes.begin(), pipes.end(), [&](Cycle b) { return b <= now; });
-  if (pipe == pipes.end()) return StallKind::kStructural;
+  Cycle* pipe = free_pipe(uk, now);
+  if (!pipe) return StallKind::kStructural;
   const bool is_mem = oc == OpClass::kMem;
   if (is_mem && ldst_queue_.size() >= p_.ldst_queue) {
     // Only the LD/ST queue draining can clear this: skip the warp until then.
@@ -152,11 +172,7 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   }
 
   // Issue.
-  const unsigned passes = (p_.warp_size + p_.simd_width - 1) / std::max(1u, p_.simd_width);
-  const unsigned occupancy = std::max(1u, p_.ii[static_cast<int>(oc)]) * passes;
-  *pipe = now + occupancy;
-  note_ready(*pipe);
-  stats_.unit_busy[static_cast<int>(uk)] += occupancy;
+  occupy(pipe, oc, uk, now);
   ++stats_.warp_instructions;
   const auto lanes = static_cast<std::uint64_t>(func::popcount(w.simt->active()));
   stats_.thread_instructions += lanes;
@@ -237,19 +253,14 @@ StallKind Sm::issue_atomic_step(int slot, Cycle now) {
                      : lp.step == Step::kStore || lp.step == Step::kLoad ? OpClass::kMem
                                                                          : OpClass::kCtrl;
   const UnitKind uk = oc == OpClass::kMem ? UnitKind::kLdst : UnitKind::kSp;
-  auto& pipes = unit_busy_[static_cast<size_t>(uk)];
-  auto pipe = std::find_if(pipes.begin(), pipes.end(), [&](Cycle b) { return b <= now; });
-  if (pipe == pipes.end()) return StallKind::kStructural;
+  Cycle* pipe = free_pipe(uk, now);
+  if (!pipe) return StallKind::kStructural;
   if (lp.step == Step::kStore && !shared_.can_accept(now)) return StallKind::kStructural;
   if (lp.step == Step::kLoad && ldst_queue_.size() >= p_.ldst_queue) {
     ldst_blocked_ |= std::uint64_t{1} << slot;
     return StallKind::kStructural;
   }
-  const unsigned passes = (p_.warp_size + p_.simd_width - 1) / std::max(1u, p_.simd_width);
-  const unsigned occupancy = std::max(1u, p_.ii[static_cast<int>(oc)]) * passes;
-  *pipe = now + occupancy;
-  note_ready(*pipe);
-  stats_.unit_busy[static_cast<int>(uk)] += occupancy;
+  occupy(pipe, oc, uk, now);
   ++stats_.atomic_uops;
   ++ws.issued;
   switch (lp.step) {

@@ -615,7 +615,7 @@ $DONE:
   EXPECT_EQ(o.at(1, 0), (std::uint64_t{1} << 32) | 1234u);
 }
 
-// A spin on the lock bit of words[%r20] (fused LDSLK + branch back), as simtsync_waitlock.
+// A spin on the lock bit of words[%r20] (fused LDSLK + branch back), as simtsync_tiny_waitlock.
 std::string spin_on(const char* label) {
   return std::string(label) + R"(:
   mov.u32 %r21, words;
