@@ -16,7 +16,38 @@
 #include "ptx/operand_check.h"
 
 namespace simtsync::func {
+
 namespace {
+
+// The intrinsics of workloads/include/simtsync.cuh the decoder turns into machine instructions.
+// Each is a call to a function with a `trap` body; its call sequence becomes one operation
+// (Program::fuse_intrinsic_calls). A new one is a row here and its semantics where lock_op is
+// performed (exec_memory.cc). The first argument is the address; a second is the value stored.
+struct Intrinsic {
+  const char* name;
+  LockBitOp lock_op;
+  ptx::Opcode op;  // the memory instruction it is timed as
+  unsigned args;
+  bool returns;  // returns one 64-bit value (the packed result)
+  const char* signature;
+};
+constexpr Intrinsic kIntrinsics[] = {
+    {"simtsync_ldslk", LockBitOp::kLoadLock, ptx::Opcode::kLd, 1, true, "(pointer)"},
+    {"simtsync_stsul", LockBitOp::kStoreUnlock, ptx::Opcode::kSt, 2, false, "(pointer, value)"},
+};
+
+const Intrinsic* intrinsic(const std::string& name) {
+  for (const Intrinsic& x : kIntrinsics)
+    if (name == x.name) return &x;
+  return nullptr;
+}
+
+// The callee of a `call` instruction (its first symbol operand).
+std::string callee_name(const ptx::Instruction& in) {
+  for (const auto& op : in.operands)
+    if (op.kind == ptx::Operand::Kind::kSymbol) return op.name;
+  return "";
+}
 
 using ptx::Operand;
 
@@ -371,19 +402,17 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
         };
         offsets(rets, e.call_rets);
         offsets(args, e.call_args);
-        if (callee->name == "simtsync_ldslk" || callee->name == "simtsync_stsul") {
-          // A lock-bit intrinsic (workloads/include/simtsync.cuh): the shared-memory
-          // instruction it stands for, LDSLK or STSUL, not a call.
-          const bool load = callee->name == "simtsync_ldslk";
-          if (e.call_args.size() != (load ? 1u : 2u) || e.call_rets.size() != (load ? 1u : 0u))
-            throw fail(in, fmt::format("{} takes {} and returns {}", callee->name,
-                                       load ? "(pointer)" : "(pointer, value)",
-                                       load ? "one 64-bit value" : "nothing"));
-          e.op = load ? ptx::Opcode::kLd : ptx::Opcode::kSt;
+        if (const Intrinsic* x = intrinsic(callee->name)) {
+          // An intrinsic (workloads/include/simtsync.cuh): the machine instruction it stands
+          // for, not a call (fuse_intrinsic_calls then folds the call sequence into it).
+          if (e.call_args.size() != x->args || e.call_rets.size() != (x->returns ? 1u : 0u))
+            throw fail(in, fmt::format("{} takes {} and returns {}", callee->name, x->signature,
+                                       x->returns ? "one 64-bit value" : "nothing"));
+          e.op = x->op;
           e.a = ptx::InstAttrs{};
           e.a.space = ptx::Space::kShared;
           e.a.type = ptx::DType::kB32;
-          e.lock_op = load ? LockBitOp::kLoadLock : LockBitOp::kStoreUnlock;
+          e.lock_op = x->lock_op;
           break;
         }
         SymbolRef r = resolve(callee->name, static_cast<int>(i));
@@ -481,12 +510,12 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
   }
   (void)shared_used;
   (void)mem;
-  fuse_lock_bit_calls(df);
+  fuse_intrinsic_calls(df);
   fill_safe_reconvergence(df);
   fill_spin_marks(df);
 }
 
-void Program::fuse_lock_bit_calls(DecodedFunction& df) const {
+void Program::fuse_intrinsic_calls(DecodedFunction& df) const {
   // LDSLK and STSUL are one SASS instruction each (seed 001 Listings 1, 4, 6, 13); at the PTX
   // level nvcc reaches them through the call ABI:
   //   st.param.b64 [param0], %addr;  call.uni (retval0), simtsync_ldslk, (param0);
@@ -536,8 +565,10 @@ void Program::fuse_lock_bit_calls(DecodedFunction& df) const {
   for (size_t i = 0; i < code.size(); ++i) {
     const ExecInst call = code[i];
     if (call.lock_op == LockBitOp::kNone || call.guard != kNoReg) continue;
-    const bool load = call.lock_op == LockBitOp::kLoadLock;
-    const size_t nargs = load ? 1 : 2;
+    const Intrinsic* x = intrinsic(call.ir->operands.empty() ? "" : callee_name(*call.ir));
+    if (!x) continue;
+    const bool load = x->returns;
+    const size_t nargs = x->args;
     if (i < nargs) continue;
     const size_t first = i - nargs;
     // The argument stores, in either order, right before the call.

@@ -136,8 +136,8 @@ class Program {
   // Alternative reconvergence points from the SIMT-deadlock analysis (ExecInst::safe_reconv_pc).
   void fill_safe_reconvergence(DecodedFunction& df) const;
   void fill_spin_marks(DecodedFunction& df) const;
-  // Lock-bit intrinsic call sequences to single operations (ExecInst::lock_op, fused form).
-  void fuse_lock_bit_calls(DecodedFunction& df) const;
+  // Intrinsic call sequences to single operations (ExecInst::lock_op, fused form).
+  void fuse_intrinsic_calls(DecodedFunction& df) const;
   void decode_function(DecodedFunction& df, GlobalMemory& mem);
 
   const ptx::Module& module_;
