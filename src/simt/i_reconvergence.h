@@ -30,6 +30,10 @@ struct ReconvergenceEntry {
   Pc rpc = 0;
   LaneMask mask = 0;
   bool call = false;  // a call entry (seed 004 sec. 2.2.3)
+  // lock_stack (seed 004 ch. 4): a lock-retry (LR) entry holds the threads that sent a lock
+  // request, a lock (L) entry those that hold it; neither is popped by reconvergence.
+  enum class Lock : std::uint8_t { kNone, kRetry, kHeld };
+  Lock lock = Lock::kNone;
 };
 
 // A branch as the core resolved it for the active threads.
@@ -113,6 +117,23 @@ class IReconvergence {
     return false;
   }
   virtual void memory_reply(const MemoryReply& r) { (void)r; }
+
+  // Lock instructions (seed 004 ch. 4; the lock_stack unit). lock_sent: the active threads
+  // executed `lock` at `pc` and sent their requests (false: the unit has no lock semantics);
+  // lock_replied: of them, `acquired` took the lock and go on at `next`, the others retry;
+  // unlock: the active threads executed `unlock` and go on at `next` (false: they hold none).
+  virtual bool lock_sent(Pc pc) {
+    (void)pc;
+    return false;
+  }
+  virtual void lock_replied(LaneMask acquired, Pc next) {
+    (void)acquired;
+    (void)next;
+  }
+  virtual bool unlock(Pc next) {
+    (void)next;
+    return false;
+  }
 
   // Threads that entered the innermost call still in progress (those whose registers the
   // caller saved); 0 at kernel level.

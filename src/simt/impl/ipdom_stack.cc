@@ -3,10 +3,6 @@
 #include "config/plugin.h"
 
 namespace simtsync::simt {
-namespace {
-// RPC of the bottom entry and of call entries: no PC ever equals it.
-constexpr Pc kNoRpc = ~Pc{0} - 1;
-}  // namespace
 
 IpdomStack::IpdomStack(Pc start, LaneMask threads) {
   stack_.reserve(16);
@@ -67,6 +63,7 @@ bool IpdomStack::settle() {
   while (!stack_.empty()) {
     ReconvergenceEntry& top = stack_.back();
     if (stack_.size() == 1) break;  // the bottom entry stays (finished() checks its mask)
+    if (top.lock != ReconvergenceEntry::Lock::kNone) break;  // lock entries: LockStack's rules
     if (top.mask == 0 || top.pc == top.rpc) {
       stack_.pop_back();
       continue;

@@ -12,7 +12,7 @@
 
 namespace simtsync::simt {
 
-class IpdomStack final : public IReconvergence {
+class IpdomStack : public IReconvergence {
  public:
   IpdomStack(Pc start, LaneMask threads);
 
@@ -32,10 +32,12 @@ class IpdomStack final : public IReconvergence {
   std::string name() const override { return "ipdom_stack"; }
   std::size_t depth() const { return stack_.size(); }
 
- private:
+ protected:
   // Pops entries that reached their reconvergence point or lost all threads. Returns true when
   // a call entry was popped because its threads returned.
-  bool settle();
+  virtual bool settle();
+  // RPC of the bottom entry and of call entries: no PC ever equals it.
+  static constexpr Pc kNoRpc = ~Pc{0} - 1;
 
   std::vector<ReconvergenceEntry> stack_;
 };
