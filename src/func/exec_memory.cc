@@ -36,15 +36,9 @@ void Executor::generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& a
     // The fused form: a generic address that must lie in the shared window.
     for (int li : lanes(exec)) {
       const unsigned l = static_cast<unsigned>(li);
-      const Addr p = (in.mem.base == MemRef::Base::kReg ? w.reg(in.mem.reg)[l] : 0) +
-                     static_cast<Addr>(in.mem.offset);
-      if (p < kSharedWindow || p >= kSharedWindow + kWindowSize)
-        fault(w, l, in,
-              fmt::format("{} needs a shared-memory address, got {:#x}",
-                          in.lock_op == LockBitOp::kLoadLock ? "simtsync_ldslk (LDSLK)"
-                                                             : "simtsync_stsul (STSUL)",
-                          p));
-      acc.addr[l] = p - kSharedWindow;
+      acc.addr[l] = lock_bit_word(w, l, in,
+                                  (in.mem.base == MemRef::Base::kReg ? w.reg(in.mem.reg)[l] : 0) +
+                                      static_cast<Addr>(in.mem.offset));
       acc.space[l] = static_cast<std::uint8_t>(Space::kShared);
       if (in.nsrc > 0) acc.data[l][0] = value(w, in.src[0], l);
     }
@@ -117,6 +111,16 @@ LaneMask Executor::perform(Warp& w, MemAccess& acc, LaneMask subset, bool count)
   return ok;
 }
 
+Addr Executor::lock_bit_word(Warp& w, unsigned lane, const ExecInst& in, Addr p) {
+  if (p < kSharedWindow || p >= kSharedWindow + kWindowSize)
+    fault(w, lane, in,
+          fmt::format("{} needs a shared-memory address, got {:#x}",
+                      in.lock_op == LockBitOp::kLoadLock ? "simtsync_ldslk (LDSLK)"
+                                                         : "simtsync_stsul (STSUL)",
+                      p));
+  return p - kSharedWindow;
+}
+
 void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
   const ExecInst& in = *acc.inst;
   const bool load = in.lock_op == LockBitOp::kLoadLock;
@@ -140,11 +144,7 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
     if (!fused) {
       Addr p = 0;
       std::memcpy(&p, w.local(l, acc.frame + in.call_args[0], 8), 8);
-      if (p < kSharedWindow || p >= kSharedWindow + kWindowSize)
-        fault(w, l, in,
-              fmt::format("{} needs a shared-memory address, got {:#x}",
-                          load ? "simtsync_ldslk (LDSLK)" : "simtsync_stsul (STSUL)", p));
-      acc.addr[l] = p - kSharedWindow;
+      acc.addr[l] = lock_bit_word(w, l, in, p);
     }
     const Addr a = acc.addr[l];
     std::uint8_t* word = lane_ptr(w, l, static_cast<std::uint8_t>(Space::kShared), a, 4, !load, in);
@@ -357,8 +357,6 @@ void Executor::perform(Warp& w, MemAccess& acc) {
     }
     default: break;
   }
-  // The steps folded into a fused LDSLK take the result apart (the lock predicate, the word).
-  for (const ExecInst& step : in.folded) exec_alu(w, step, acc.mask);
   acc.done |= acc.mask;
   acc.succeeded |= ok;
   if (changed) ++progress_;

@@ -166,6 +166,9 @@ class Executor {
   void finish_lanes(Warp& w, LaneMask m);
   void release_barriers(Cta& c);
   void perform_lock_bit(Warp& w, MemAccess& acc);
+  // The shared-memory offset of a lock-bit intrinsic's generic address `p` (faults outside the
+  // shared window).
+  Addr lock_bit_word(Warp& w, unsigned lane, const ExecInst& in, Addr p);
 
   // Per-lane access helpers used by perform().
   std::uint8_t* lane_ptr(Warp& w, unsigned lane, std::uint8_t space, Addr a, unsigned bytes,

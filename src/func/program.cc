@@ -42,13 +42,6 @@ const Intrinsic* intrinsic(const std::string& name) {
   return nullptr;
 }
 
-// The callee of a `call` instruction (its first symbol operand).
-std::string callee_name(const ptx::Instruction& in) {
-  for (const auto& op : in.operands)
-    if (op.kind == ptx::Operand::Kind::kSymbol) return op.name;
-  return "";
-}
-
 using ptx::Operand;
 
 std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return a ? (v + a - 1) / a * a : v; }
@@ -565,10 +558,9 @@ void Program::fuse_intrinsic_calls(DecodedFunction& df) const {
   for (size_t i = 0; i < code.size(); ++i) {
     const ExecInst call = code[i];
     if (call.lock_op == LockBitOp::kNone || call.guard != kNoReg) continue;
-    const Intrinsic* x = intrinsic(call.ir->operands.empty() ? "" : callee_name(*call.ir));
-    if (!x) continue;
-    const bool load = x->returns;
-    const size_t nargs = x->args;
+    // Decoded from a kIntrinsics row, which fixed its arguments and result.
+    const bool load = !call.call_rets.empty();
+    const size_t nargs = call.call_args.size();
     if (i < nargs) continue;
     const size_t first = i - nargs;
     // The argument stores, in either order, right before the call.

@@ -47,15 +47,7 @@ SharedCost SharedMemoryUnit::cost(const func::MemAccess& acc, bool atomic) const
   c.cycles = 0;
   c.attempts = 0;
   while (remaining) {
-    std::uint64_t winners = 0;
-    Addr taken[64];  // lock bits claimed this round
-    unsigned n = 0;
-    for (int l : func::lanes(remaining)) {
-      const Addr bit = (acc.addr[l] / 4) % p_.lock_bits;
-      if (std::find(taken, taken + n, bit) != taken + n) continue;
-      taken[n++] = bit;
-      winners |= std::uint64_t{1} << l;
-    }
+    const std::uint64_t winners = winners_of(acc, remaining);
     c.cycles += ways_of(acc, remaining) + 1 + ways_of(acc, winners);
     ++c.attempts;
     c.retries += static_cast<unsigned>(std::popcount(remaining) - std::popcount(winners));
@@ -77,10 +69,9 @@ Cycle SharedMemoryUnit::accept(const func::MemAccess& acc, bool atomic, Cycle no
   return now + p_.latency + c.cycles - 1;
 }
 
-Cycle SharedMemoryUnit::accept_ldslk(const func::MemAccess& acc, std::uint64_t lanes, bool first,
-                                     std::uint64_t* winners, Cycle now) {
+std::uint64_t SharedMemoryUnit::winners_of(const func::MemAccess& acc, std::uint64_t lanes) const {
   std::uint64_t won = 0;
-  Addr taken[64];
+  Addr taken[64];  // lock bits claimed this round
   unsigned n = 0;
   for (int l : func::lanes(lanes)) {
     const Addr bit = (acc.addr[l] / 4) % p_.lock_bits;
@@ -88,6 +79,12 @@ Cycle SharedMemoryUnit::accept_ldslk(const func::MemAccess& acc, std::uint64_t l
     taken[n++] = bit;
     won |= std::uint64_t{1} << l;
   }
+  return won;
+}
+
+Cycle SharedMemoryUnit::accept_ldslk(const func::MemAccess& acc, std::uint64_t lanes, bool first,
+                                     std::uint64_t* winners, Cycle now) {
+  const std::uint64_t won = winners_of(acc, lanes);
   *winners = won;
   const unsigned cycles = ways_of(acc, lanes);
   busy_until_ = now + cycles;

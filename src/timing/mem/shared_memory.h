@@ -64,6 +64,8 @@ class SharedMemoryUnit {
 
  private:
   unsigned ways_of(const func::MemAccess& acc, std::uint64_t lanes) const;
+  // Of `lanes`, the lowest lane per lock bit: those that take their bit in one LDSLK pass.
+  std::uint64_t winners_of(const func::MemAccess& acc, std::uint64_t lanes) const;
 
   SharedMemParams p_;
   Cycle busy_until_ = 0;

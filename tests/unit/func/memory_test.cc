@@ -384,13 +384,16 @@ constexpr const char* kLockBitDecls = R"(
   ret;
 }
 )";
-// Every thread tries the lock bit of words[%r20]; out word 0 = the packed LDSLK result.
-constexpr const char* kLdslk = R"(
+// %rd23 = the generic address of words[%r20].
+constexpr const char* kWordAddr = R"(
   mov.u32 %r21, words;
   cvt.u64.u32 %rd20, %r21;
   cvta.shared.u64 %rd21, %rd20;
   mul.wide.u32 %rd22, %r20, 4;
   add.s64 %rd23, %rd21, %rd22;
+)";
+// Every thread tries the lock bit of words[%r20]; out word 0 = the packed LDSLK result.
+const std::string kLdslk = std::string(kWordAddr) + R"(
   {
   .param .b64 param0;
   st.param.b64 [param0], %rd23;
@@ -436,14 +439,15 @@ TEST(LockBits, WordsLockBitsApartShareABit) {
   EXPECT_EQ(o2.at(1, 0) >> 32, 1u);
 }
 
-TEST(LockBits, StsulStoresAndFreesTheBit) {
-  // Lane 0 takes word 5's bit, frees it with STSUL storing 1234, then lane 1 takes it and
-  // reads 1234; a second LDSLK by lane 1 fails (it holds the bit itself: alias deadlock).
-  const std::string body = std::string(R"(
+// Lane 0 takes word 5's bit and frees it with STSUL storing 1234 (an immediate value), then
+// (after a barrier) lane 1 takes it and reads 1234; lane 0 skips to $DONE.
+std::string take_free_take() {
+  return std::string(R"(
   mov.u32 %r20, 5;
   setp.ne.u32 %p2, %r0, 0;
   @%p2 bra $SECOND;
-)") + kLdslk + R"(
+)") + kLdslk +
+         R"(
   {
   .param .b64 param0;
   st.param.b64 [param0], %rd23;
@@ -454,7 +458,15 @@ TEST(LockBits, StsulStoresAndFreesTheBit) {
 $SECOND:
   bar.sync 0;
   @!%p2 bra $DONE;
-)" + kLdslk + R"(
+)" + kLdslk +
+         R"(
+)";
+}
+
+TEST(LockBits, StsulStoresAndFreesTheBit) {
+  // take_free_take(), then a second LDSLK by lane 1 fails (it holds the bit itself: alias
+  // deadlock).
+  const std::string body = take_free_take() + R"(
   {
   .param .b64 param0;
   st.param.b64 [param0], %rd23;
@@ -574,26 +586,7 @@ TEST(LockBits, ALockAttemptDecodesToOneOperationWithItsPredicate) {
 }
 
 TEST(LockBits, AnUnlockDecodesToOneOperation) {
-  // Lane 0 takes word 5's bit and frees it with STSUL storing 1234 (an immediate value); lane 1
-  // then takes it and reads 1234.
-  const std::string body = std::string(R"(
-  mov.u32 %r20, 5;
-  setp.ne.u32 %p2, %r0, 0;
-  @%p2 bra $SECOND;
-)") + kLdslk + R"(
-  {
-  .param .b64 param0;
-  st.param.b64 [param0], %rd23;
-  .param .b32 param1;
-  st.param.b32 [param1], 1234;
-  call.uni simtsync_stsul, (param0, param1);
-  }
-$SECOND:
-  bar.sync 0;
-  @!%p2 bra $DONE;
-)" + kLdslk + R"(
-$DONE:
-)";
+  const std::string body = take_free_take() + "$DONE:\n";
   const auto module = ptx::parse_module(per_thread_kernel(body, kLockBitDecls), "unlock.ptx");
   GlobalMemory mem;
   const Program prog(module, mem);
@@ -617,12 +610,7 @@ $DONE:
 
 // A spin on the lock bit of words[%r20] (fused LDSLK + branch back), as simtsync_tiny_waitlock.
 std::string spin_on(const char* label) {
-  return std::string(label) + R"(:
-  mov.u32 %r21, words;
-  cvt.u64.u32 %rd20, %r21;
-  cvta.shared.u64 %rd21, %rd20;
-  mul.wide.u32 %rd22, %r20, 4;
-  add.s64 %rd23, %rd21, %rd22;
+  return std::string(label) + ":" + kWordAddr + R"(
   {
   .param .b64 param0;
   st.param.b64 [param0], %rd23;
