@@ -16,10 +16,11 @@ struct SplitSets {
   sim::SimOptions sim;
 };
 
-SplitSets split_sets(const RunOptions& o) {
+SplitSets split_sets(const RunOptions& o, const workloads::Workload& w) {
   SplitSets s;
   s.sim.mode = o.mode;
   s.sim.config = o.config;
+  s.sim.sets = w.config_defaults();  // the user's keys below come later and win
   for (const auto& [k, v] : o.sets) {
     if (k.rfind("workload.", 0) == 0)
       s.workload[k.substr(9)] = v;
@@ -39,7 +40,7 @@ const workloads::Workload& find_or_throw(const RunOptions& o) {
 
 std::string resolved_inputs_yaml(const RunOptions& o) {
   const workloads::Workload& w = find_or_throw(o);
-  const SplitSets s = split_sets(o);
+  const SplitSets s = split_sets(o, w);
   const sim::Simulator simulator(s.sim);
   std::string out = simulator.resolved_yaml();
   out += fmt::format(
@@ -55,7 +56,7 @@ std::string resolved_inputs_yaml(const RunOptions& o) {
 
 RunRecord run_workload(const RunOptions& o) {
   const workloads::Workload* w = &find_or_throw(o);
-  const SplitSets s = split_sets(o);
+  const SplitSets s = split_sets(o, *w);
   // The simulation is assembled and validated before anything runs (unknown key, type, range).
   sim::Simulator simulator(s.sim);
   RunRecord r;
@@ -82,6 +83,9 @@ RunRecord run_workload(const RunOptions& o) {
     if (e.code() == ExitCode::kUsage) throw;
     r.exit_code = e.code();
     r.message = e.what();
+    // A deadlock found while executing (nested locks with lock queuing) is reported as the
+    // watchdog's are.
+    if (e.code() == ExitCode::kDeadlock) r.watchdog_report = std::string(e.what()) + "\n";
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.stats = dev.totals();

@@ -189,13 +189,15 @@ void add_hierarchy(Schema& s) {
                 "issue 4")
       .add_int("mem.l1.size_bytes", 16384, 128, 1 << 26, "L1 data cache capacity per SM",
                std::string(kGtx480Cfg) + " -gpgpu_cache:dl1 32:128:4 (16 KB)")
-      .add_int("mem.l1.assoc", 4, 1, 1024, "L1 data cache ways (associativity)", std::string(kGtx480Cfg) + " dl1 32:128:4")
+      .add_int("mem.l1.assoc", 4, 1, 1024, "L1 data cache ways (associativity)",
+               std::string(kGtx480Cfg) + " dl1 32:128:4")
       .add_int("mem.l1.line_bytes", 128, 32, 4096, "L1 line (and coalescing) size",
                "CUDA C Programming Guide, compute capability 2.x: 128-byte L1 lines")
       .add_int("mem.l1.sector_bytes", 32, 4, 4096, "Sector (transfer granularity) of every cache",
                "CUDA C Programming Guide, compute capability 2.x: 32-byte L2 segments")
-      .add_int("mem.l1.latency", 20, 1, 100000, "L1 hit latency, core cycles",
-               "estimate (GPGPU-Sim 3.x has no separate L1 latency; see docs/memory-calibration.md)")
+      .add_int(
+          "mem.l1.latency", 20, 1, 100000, "L1 hit latency, core cycles",
+          "estimate (GPGPU-Sim 3.x has no separate L1 latency; see docs/memory-calibration.md)")
       .add_int("mem.l1.mshrs", 32, 1, 1 << 16, "L1 MSHR entries",
                std::string(kGtx480Cfg) + " dl1 ...,A:32:8")
       .add_int("mem.l1.mshr_merge", 8, 1, 1 << 16, "Requests one L1 MSHR entry can hold",
@@ -219,12 +221,13 @@ void add_hierarchy(Schema& s) {
                "estimate (GPGPU-Sim booksim input_buffer_size 256 flits / 32 B per flit)")
       .add_int("mem.icnt.output_buffer", 8, 1, 1 << 16, "Packets an ejection port buffers",
                "estimate")
-      .add_int("mem.icnt.header_bytes", 8, 1, 4096,
-               "Address and control bytes of every packet", "GPGPU-Sim 3.x (8-byte read request)")
+      .add_int("mem.icnt.header_bytes", 8, 1, 4096, "Address and control bytes of every packet",
+               "GPGPU-Sim 3.x (8-byte read request)")
       .add_int("mem.partitions", 6, 1, 1024, "Memory partitions (channels), each with an L2 slice",
                std::string(kGtx480Cfg) + " -gpgpu_n_mem 6 (384-bit bus = 6 x 64 bit)")
       .add_int("mem.partition_interleave", 256, 32, 1 << 20,
-               "Bytes mapped to one partition before the next", "estimate (GPGPU-Sim chunked "
+               "Bytes mapped to one partition before the next",
+               "estimate (GPGPU-Sim chunked "
                "address mapping)")
       .add_int("mem.l2.size_bytes", 131072, 128, 1 << 30, "L2 slice capacity per partition",
                "NVIDIA GF100 whitepaper: 768 KB L2 / 6 partitions")
@@ -242,21 +245,46 @@ void add_hierarchy(Schema& s) {
                "estimate (GPGPU-Sim -gpgpu_icnt_to_l2 queue 8)")
       .add_int("mem.atomic.queue", 16, 1, 1 << 16, "Atomic packets waiting for a slice's unit",
                "estimate")
-      .add_int("mem.atomic.ops_per_cycle", 1, 1, 64, "Lane operations an atomic unit starts per "
+      .add_int("mem.atomic.ops_per_cycle", 1, 1, 64,
+               "Lane operations an atomic unit starts per "
                "L2 cycle",
                "NVIDIA Fermi whitepaper (atomics at L2, one per clock per unit); estimate")
       .add_int("mem.atomic.same_address_interval", 4, 1, 100000,
                "L2 cycles between two atomic operations on one address (its read-modify-write)",
                "estimate (see docs/memory-calibration.md, same-address throughput)")
       .add_int("mem.atomic.latency", 20, 1, 100000, "Atomic unit pipeline, L2 cycles", "estimate")
+      .add_choice("mem.lock_queue.mode", "off", {"off", "ideal", "bounded"},
+                  "Lock queuing in the memory partitions for lock instructions (simtsync_lock): "
+                  "a request for a held lock waits in a queue and gets the lock when it is "
+                  "released, instead of failing and being retried. `ideal`: unbounded, free "
+                  "queues (the thesis's model); `bounded`: mem.lock_queue.queues queues of "
+                  "mem.lock_queue.records records per partition, requests that find no room are "
+                  "turned away and back off",
+                  "seed 004 sec. 5.2.1, 6.3 (ideal); sec. 9.2.1 (bounded, future work)")
+      .add_int("mem.lock_queue.queues", 64, 1, 1 << 20,
+               "Bounded lock queuing: queues (lock words) per memory partition", "estimate")
+      .add_int("mem.lock_queue.records", 32, 2, 1 << 20,
+               "Bounded lock queuing: records per queue, the holder's included", "estimate")
+      .add_int("mem.lock_queue.backoff", 100, 0, 1000000,
+               "Bounded lock queuing: L2 cycles a turned-away request's failure reply waits "
+               "before it leaves (the warp backs off before retrying)",
+               "estimate")
+      .add_int("mem.lock_queue.record_latency", 20, 0, 100000,
+               "Bounded lock queuing: L2 cycles reading the next record adds to a hand-over "
+               "(records live in memory, cached in L2: an L2 hit)",
+               "estimate (mem.l2.latency)")
       .add_int("mem.dram.banks", 16, 1, 1024, "DRAM banks per channel",
                std::string(kGtx480Cfg) + " -gpgpu_dram_timing_opt nbk=16")
       .add_int("mem.dram.row_bytes", 2048, 64, 1 << 24, "Bytes of one row of one bank", "estimate")
-      .add_int("mem.dram.t_cl", 12, 1, 1000, "CAS latency, DRAM cycles", "GPGPU-Sim SM2_GTX480 CL=12")
-      .add_int("mem.dram.t_wl", 4, 1, 1000, "DRAM write latency (column to data), DRAM cycles", "GPGPU-Sim SM2_GTX480 WL=4")
+      .add_int("mem.dram.t_cl", 12, 1, 1000, "CAS latency, DRAM cycles",
+               "GPGPU-Sim SM2_GTX480 CL=12")
+      .add_int("mem.dram.t_wl", 4, 1, 1000, "DRAM write latency (column to data), DRAM cycles",
+               "GPGPU-Sim SM2_GTX480 WL=4")
       .add_int("mem.dram.t_rcd", 12, 1, 1000, "Activate to column", "GPGPU-Sim SM2_GTX480 RCD=12")
-      .add_int("mem.dram.t_rp", 12, 1, 1000, "DRAM precharge time, DRAM cycles", "GPGPU-Sim SM2_GTX480 RP=12")
-      .add_int("mem.dram.t_ras", 28, 1, 1000, "Activate to precharge", "GPGPU-Sim SM2_GTX480 RAS=28")
+      .add_int("mem.dram.t_rp", 12, 1, 1000, "DRAM precharge time, DRAM cycles",
+               "GPGPU-Sim SM2_GTX480 RP=12")
+      .add_int("mem.dram.t_ras", 28, 1, 1000, "Activate to precharge",
+               "GPGPU-Sim SM2_GTX480 RAS=28")
       .add_int("mem.dram.t_rc", 40, 1, 1000, "Activate to activate, same bank",
                "GPGPU-Sim SM2_GTX480 RC=40")
       .add_int("mem.dram.t_rrd", 6, 1, 1000, "Activate to activate, different banks",

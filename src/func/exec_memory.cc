@@ -22,7 +22,11 @@ void Executor::generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& a
   acc.succeeded = 0;
   acc.bytes = std::max(1u, ptx::dtype_bytes(a.type));
   acc.vec = a.vec;
-  if (in.lock_op != LockBitOp::kNone) {
+  if (is_lock_inst(in.lock_op)) {
+    generate_lock(w, in, exec, acc);
+    return;
+  }
+  if (in.lock_op != IntrinsicOp::kNone) {
     acc.frame = w.frame_base;
     if (in.mem.base == MemRef::Base::kNone) {
       // The call form reads its operands from the caller's .param variables when it performs
@@ -81,6 +85,36 @@ void Executor::generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& a
   }
 }
 
+void Executor::generate_lock(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& acc) {
+  // Seed 004 sec. 4.1-4.2: lock sends compare-and-swap(-1 -> unique thread id) per thread,
+  // unlock exchange(-1). The thread id is the thread's linear index in the grid.
+  const bool lock = in.lock_op == IntrinsicOp::kLock;
+  const char* name = lock ? "simtsync_lock" : "simtsync_unlock";
+  if (in.mem.base == MemRef::Base::kNone)
+    fault(w, first_lane(exec), in,
+          fmt::format("{}: the call sequence around it is not one the decoder folds into a lock "
+                      "instruction (a guarded call or a label inside it); call it unconditionally",
+                      name));
+  const Cta& c = ctas_[static_cast<size_t>(w.cta)];
+  const Dim3& b = launch_.block;
+  const std::uint64_t cta_linear =
+      (std::uint64_t{c.ctaid.z} * launch_.grid.y + c.ctaid.y) * launch_.grid.x + c.ctaid.x;
+  const std::uint64_t threads = std::uint64_t{b.x} * b.y * b.z;
+  for (int li : lanes(exec)) {
+    const unsigned l = static_cast<unsigned>(li);
+    const Addr p = (in.mem.base == MemRef::Base::kReg ? w.reg(in.mem.reg)[l] : 0) +
+                   static_cast<Addr>(in.mem.offset);
+    if ((p >= kSharedWindow && p < kSharedWindow + kWindowSize) ||
+        (p >= kLocalWindow && p < kLocalWindow + kWindowSize))
+      fault(w, l, in, fmt::format("{} needs a global-memory lock word, got {:#x}", name, p));
+    acc.addr[l] = p;
+    acc.space[l] = static_cast<std::uint8_t>(Space::kGlobal);
+    acc.data[l][0] = kLockFree;
+    const std::uint64_t tid = (std::uint64_t{w.tid[2][l]} * b.y + w.tid[1][l]) * b.x + w.tid[0][l];
+    acc.data[l][1] = lock ? cta_linear * threads + tid : 0;
+  }
+}
+
 std::uint8_t* Executor::lane_ptr(Warp& w, unsigned lane, std::uint8_t space, Addr a,
                                  unsigned bytes, bool write, const ExecInst& in) {
   if (bytes > 1 && (a % std::min(bytes, 16u)) != 0)
@@ -115,15 +149,15 @@ Addr Executor::lock_bit_word(Warp& w, unsigned lane, const ExecInst& in, Addr p)
   if (p < kSharedWindow || p >= kSharedWindow + kWindowSize)
     fault(w, lane, in,
           fmt::format("{} needs a shared-memory address, got {:#x}",
-                      in.lock_op == LockBitOp::kLoadLock ? "simtsync_ldslk (LDSLK)"
-                                                         : "simtsync_stsul (STSUL)",
+                      in.lock_op == IntrinsicOp::kLoadLock ? "simtsync_ldslk (LDSLK)"
+                                                           : "simtsync_stsul (STSUL)",
                       p));
   return p - kSharedWindow;
 }
 
 void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
   const ExecInst& in = *acc.inst;
-  const bool load = in.lock_op == LockBitOp::kLoadLock;
+  const bool load = in.lock_op == IntrinsicOp::kLoadLock;
   Cta& c = ctas_[static_cast<size_t>(w.cta)];
   if (!c.lock_bits) {
     c.own_lock_bits.assign(std::max(1u, launch_.lock_bits), 0);
@@ -196,7 +230,7 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
 
 void Executor::perform(Warp& w, MemAccess& acc) {
   const ExecInst& in = *acc.inst;
-  if (in.lock_op != LockBitOp::kNone) {
+  if (is_lock_bit(in.lock_op)) {
     perform_lock_bit(w, acc);
     return;
   }
@@ -335,14 +369,22 @@ void Executor::perform(Warp& w, MemAccess& acc) {
           case Mod::kAndOp: nv = old & b; break;
           case Mod::kOrOp: nv = old | b; break;
           case Mod::kXorOp: nv = old ^ b; break;
-          case Mod::kExchOp: nv = b; break;
+          case Mod::kExchOp:
+            nv = b;
+            stats_.unlock_requests += in.lock_op == IntrinsicOp::kUnlock;
+            break;
           case Mod::kCasOp:
-            ++stats_.cas_attempts;
             if (trunc_bytes(old, n) == trunc_bytes(b, n)) {
               nv = c;
             } else {
-              ++stats_.cas_failures;
               ok &= ~(LaneMask{1} << l);
+            }
+            if (in.lock_op == IntrinsicOp::kLock) {
+              ++stats_.lock_requests;
+              stats_.lock_acquired += nv == c;
+            } else {
+              ++stats_.cas_attempts;
+              stats_.cas_failures += nv != c;
             }
             break;
           default:

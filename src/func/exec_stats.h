@@ -29,6 +29,14 @@ struct ExecStats {
   std::uint64_t lock_bit_loads = 0;     // thread-level LDSLK (simtsync_ldslk) executions
   std::uint64_t lock_bit_acquired = 0;  // ... that took the lock bit
   std::uint64_t lock_bit_stores = 0;    // thread-level STSUL (simtsync_stsul) executions
+  // Lock instructions (seed 004 ch. 4, simtsync_lock/simtsync_unlock).
+  std::uint64_t lock_instructions = 0;    // warp-level lock issues, first tries and retries
+  std::uint64_t lock_retries = 0;         // ... that were retries from a lock-retry entry
+  std::uint64_t lock_requests = 0;        // thread-level lock requests performed at memory
+  std::uint64_t lock_acquired = 0;        // ... that took the lock
+  std::uint64_t lock_entry_pushes = 0;    // lock (L) entries pushed on the stack
+  std::uint64_t unlock_instructions = 0;  // warp-level unlock issues
+  std::uint64_t unlock_requests = 0;      // thread-level unlock requests performed at memory
 };
 
 #define S(f, d) SIMTSYNC_STAT(ExecStats, f, d)
@@ -52,6 +60,13 @@ inline constexpr StatField<ExecStats> kExecStatFields[] = {
     S(lock_bit_loads, "thread-level LDSLK executions (shared-memory lock-bit acquire attempts)"),
     S(lock_bit_acquired, "LDSLK executions that took their lock bit"),
     S(lock_bit_stores, "thread-level STSUL executions (store and free a lock bit)"),
+    S(lock_instructions, "warp-level lock instructions issued (first tries and retries)"),
+    S(lock_retries, "warp-level lock instructions issued again from a lock-retry entry"),
+    S(lock_requests, "thread-level lock requests performed at memory (compare-and-swap writes)"),
+    S(lock_acquired, "thread-level lock requests that took the lock"),
+    S(lock_entry_pushes, "lock (L) entries pushed on the reconvergence stack"),
+    S(unlock_instructions, "warp-level unlock instructions issued"),
+    S(unlock_requests, "thread-level unlock requests performed at memory (exchange writes)"),
 };
 #undef S
 

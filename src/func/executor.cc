@@ -91,6 +91,7 @@ void Executor::finish_lanes(Warp& w, LaneMask m) {
   w.simt->exit(m);
   if (w.simt->finished() && w.state != WarpState::kFinished) {
     w.state = WarpState::kFinished;
+    stats_.lock_entry_pushes += w.simt->lock_entry_pushes();
     ++progress_;
     Cta& c = ctas_[static_cast<size_t>(w.cta)];
     --c.live_warps;
@@ -165,7 +166,8 @@ StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
       info->setp = true;
       info->setp_a = value(w, in.src[0], l);
       info->setp_b = in.nsrc > 1 ? value(w, in.src[1], l) : 0;
-    } else if (in.lock_op == LockBitOp::kLoadLock && in.mem.base == MemRef::Base::kReg && m != 0) {
+    } else if (in.lock_op == IntrinsicOp::kLoadLock && in.mem.base == MemRef::Base::kReg &&
+               m != 0) {
       // A fused LDSLK sets a predicate as a setp does (seed 001 Listing 13 has no compare in
       // its spin loop): for spin detection its source operand, the address, is the setp's.
       const unsigned l = static_cast<unsigned>(first_lane(m));
@@ -187,6 +189,18 @@ StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
       return StepResult::kExecuted;
     case ptx::UnitClass::kMem:
     case ptx::UnitClass::kAtomic:
+      if (is_lock_inst(in.lock_op)) {
+        // The unit moves the warp on when the replies are back (lock_reply), not here.
+        send_lock(w, in, m);
+        if (defer) {
+          generate(w, in, m, *defer);
+          return StepResult::kMemory;
+        }
+        generate(w, in, m, scratch_);
+        perform(w, scratch_);
+        lock_reply(w, scratch_, scratch_.mask, true);
+        return StepResult::kExecuted;
+      }
       if (in.op != Opcode::kPrefetch && in.op != Opcode::kPrefetchu && m != 0) {
         if (defer) {
           generate(w, in, m, *defer);
@@ -251,6 +265,61 @@ StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
     default:
       fault(w, first_lane(active), in, fmt::format("opcode '{}' is not executable",
                                                    ptx::opcode_name(in.op)));
+  }
+}
+
+void Executor::send_lock(Warp& w, const ExecInst& in, LaneMask m) {
+  const bool lock = in.lock_op == IntrinsicOp::kLock;
+  if (m != w.simt->active())
+    fault(w, first_lane(w.simt->active() & ~m), in,
+          fmt::format("{} must be executed by every active thread (it is predicated here)",
+                      lock ? "simtsync_lock" : "simtsync_unlock"));
+  if (lock) {
+    const simt::IReconvergence::LockSend sent = w.simt->lock_sent(in.pc);
+    if (sent == simt::IReconvergence::kNoLockUnit)
+      fault(w, first_lane(m), in,
+            fmt::format("simtsync_lock needs a reconvergence unit with lock semantics "
+                        "(sm.reconvergence.impl=lock_stack); this warp runs '{}'",
+                        w.simt->name()));
+    if (sent == simt::IReconvergence::kLockNestedQueued) {
+      const Cta& c = ctas_[static_cast<size_t>(w.cta)];
+      throw Error(ExitCode::kDeadlock,
+                  fmt::format("simtsync watchdog: kernel '{}' cannot finish: deadlock: nested "
+                              "locks with lock queuing (seed 004 sec. 5.2.2)\n  CTA ({},{},{}) "
+                              "warp {} takes a nested lock at PC {:#x} ({}) while requests of "
+                              "the lock around it still wait in lock queues: a lane running "
+                              "now can wait for a lock a queued warp-mate holds, which cannot "
+                              "run until it is through; run nested locks without "
+                              "mem.lock_queue.mode",
+                              launch_.kernel->name, c.ctaid.x, c.ctaid.y, c.ctaid.z, w.warp_in_cta,
+                              in.pc, prog_.source_of(in)));
+    }
+    ++stats_.lock_instructions;
+    stats_.lock_retries += sent == simt::IReconvergence::kLockRetry;
+    return;
+  }
+  if (!w.simt->unlock_sent())
+    fault(w, first_lane(m), in,
+          !w.simt->lock_semantics()
+              ? fmt::format("simtsync_unlock needs a reconvergence unit with lock semantics "
+                            "(sm.reconvergence.impl=lock_stack); this warp runs '{}'",
+                            w.simt->name())
+              : std::string("simtsync_unlock by threads that hold no lock (no lock entry on "
+                            "their reconvergence stack)"));
+  ++stats_.unlock_instructions;
+}
+
+void Executor::lock_reply(Warp& w, const MemAccess& acc, LaneMask lanes, bool all) {
+  const ExecInst& in = *acc.inst;
+  const Pc next = in.fallthrough();
+  if (in.lock_op == IntrinsicOp::kUnlock) {
+    if (all) w.simt->unlock(next);
+    return;
+  }
+  if (launch_.lock_queue) {
+    w.simt->lock_granted(lanes, lanes & acc.succeeded, next);
+  } else if (all) {
+    w.simt->lock_replied(acc.succeeded & acc.mask, next);
   }
 }
 

@@ -32,6 +32,9 @@ struct LaunchInfo {
   unsigned lock_bits = 1024;  // shared-memory lock bits per CTA when no SM provides them
   // The reconvergence unit of every warp (sm.reconvergence.impl); null: the IPDOM stack.
   const simt::UnitChoice* reconvergence = nullptr;
+  // Lock requests wait in the memory partitions (sm.lock_queue): replies to a lock instruction
+  // come lane by lane as grants (seed 004 sec. 6.3) instead of all at once.
+  bool lock_queue = false;
 };
 
 // One memory instruction in flight for one warp.
@@ -127,6 +130,9 @@ class Executor {
   // so per-instruction counters count the instruction once.
   // Returns the lanes of `subset` whose operation succeeded (see MemAccess::succeeded).
   LaneMask perform(Warp& w, MemAccess& acc, LaneMask subset, bool count);
+  // Replies of a lock instruction's access (simtsync_lock/unlock) for `lanes`; `all` when they
+  // are the last: the warp's reconvergence unit updates its stack (seed 004 sec. 6.2, 6.3).
+  void lock_reply(Warp& w, const MemAccess& acc, LaneMask lanes, bool all);
   // In the timing model %clock/%clock64 read the core cycle of this counter (nullptr: the
   // functional step count).
   void set_clock(const Cycle* cycle) { clock_ = cycle; }
@@ -141,6 +147,7 @@ class Executor {
   const Program& program() const { return prog_; }
   const LaunchInfo& launch() const { return launch_; }
   const LockBitLedger& lock_ledger() const { return shared_->locks; }
+  const GlobalMemory& memory() const { return mem_; }
 
  private:
   std::uint64_t value(const Warp& w, const Src& s, unsigned lane) const {
@@ -166,6 +173,9 @@ class Executor {
   void finish_lanes(Warp& w, LaneMask m);
   void release_barriers(Cta& c);
   void perform_lock_bit(Warp& w, MemAccess& acc);
+  void generate_lock(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& acc);
+  // A lock instruction at issue: tells the unit (it waits for the replies).
+  void send_lock(Warp& w, const ExecInst& in, LaneMask m);
   // The shared-memory offset of a lock-bit intrinsic's generic address `p` (faults outside the
   // shared window).
   Addr lock_bit_word(Warp& w, unsigned lane, const ExecInst& in, Addr p);

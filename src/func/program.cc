@@ -25,15 +25,17 @@ namespace {
 // performed (exec_memory.cc). The first argument is the address; a second is the value stored.
 struct Intrinsic {
   const char* name;
-  LockBitOp lock_op;
+  IntrinsicOp lock_op;
   ptx::Opcode op;  // the memory instruction it is timed as
   unsigned args;
   bool returns;  // returns one 64-bit value (the packed result)
   const char* signature;
 };
 constexpr Intrinsic kIntrinsics[] = {
-    {"simtsync_ldslk", LockBitOp::kLoadLock, ptx::Opcode::kLd, 1, true, "(pointer)"},
-    {"simtsync_stsul", LockBitOp::kStoreUnlock, ptx::Opcode::kSt, 2, false, "(pointer, value)"},
+    {"simtsync_ldslk", IntrinsicOp::kLoadLock, ptx::Opcode::kLd, 1, true, "(pointer)"},
+    {"simtsync_stsul", IntrinsicOp::kStoreUnlock, ptx::Opcode::kSt, 2, false, "(pointer, value)"},
+    {"simtsync_lock", IntrinsicOp::kLock, ptx::Opcode::kAtom, 1, false, "(pointer)"},
+    {"simtsync_unlock", IntrinsicOp::kUnlock, ptx::Opcode::kAtom, 1, false, "(pointer)"},
 };
 
 const Intrinsic* intrinsic(const std::string& name) {
@@ -403,8 +405,10 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
                                        x->returns ? "one 64-bit value" : "nothing"));
           e.op = x->op;
           e.a = ptx::InstAttrs{};
-          e.a.space = ptx::Space::kShared;
+          e.a.space = is_lock_bit(x->lock_op) ? ptx::Space::kShared : ptx::Space::kGlobal;
           e.a.type = ptx::DType::kB32;
+          if (x->lock_op == IntrinsicOp::kLock) e.a.op = ptx::Mod::kCasOp;
+          if (x->lock_op == IntrinsicOp::kUnlock) e.a.op = ptx::Mod::kExchOp;
           e.lock_op = x->lock_op;
           break;
         }
@@ -557,7 +561,7 @@ void Program::fuse_intrinsic_calls(DecodedFunction& df) const {
   };
   for (size_t i = 0; i < code.size(); ++i) {
     const ExecInst call = code[i];
-    if (call.lock_op == LockBitOp::kNone || call.guard != kNoReg) continue;
+    if (call.lock_op == IntrinsicOp::kNone || call.guard != kNoReg) continue;
     // Decoded from a kIntrinsics row, which fixed its arguments and result.
     const bool load = !call.call_rets.empty();
     const size_t nargs = call.call_args.size();
@@ -569,12 +573,12 @@ void Program::fuse_intrinsic_calls(DecodedFunction& df) const {
     for (size_t j = first; j < i; ++j) {
       if (param_store(j, call.call_args[0])) {
         addr_st = &code[j];
-      } else if (!load && param_store(j, call.call_args[1])) {
+      } else if (!load && nargs > 1 && param_store(j, call.call_args[1])) {
         value_st = &code[j];
       }
     }
     MemRef m;
-    if (!addr_st || (!load && !value_st) || !address_of(addr_st->src[0], m)) continue;
+    if (!addr_st || (nargs > 1 && !value_st) || !address_of(addr_st->src[0], m)) continue;
     size_t last = i;
     ExecInst fused = call;
     fused.pc = code[first].pc;
@@ -613,9 +617,11 @@ void Program::fuse_intrinsic_calls(DecodedFunction& df) const {
         fused.folded.push_back(e);
         last = n;
       }
-    } else {
+    } else if (value_st) {
       fused.nsrc = 1;
       fused.src[0] = value_st->src[0];
+    } else {
+      fused.nsrc = 0;
     }
     bool labelled = false;
     for (size_t n = first + 1; n <= last; ++n) labelled |= target[n];
@@ -655,7 +661,7 @@ void Program::fill_spin_marks(DecodedFunction& df) const {
   for (int i = 0; i < static_cast<int>(df.code.size()); ++i) {
     ExecInst& e = df.code[static_cast<size_t>(i)];
     const bool acquire = (e.op == ptx::Opcode::kAtom && e.a.op == ptx::Mod::kCasOp) ||
-                         e.lock_op == LockBitOp::kLoadLock;
+                         e.lock_op == IntrinsicOp::kLoadLock;
     if (!acquire) continue;
     if (const int l = innermost_marked(i); l >= 0) {
       e.sync_role = SyncRole::kLockAttempt;

@@ -42,7 +42,17 @@ struct MemRef {
 
 inline constexpr std::uint32_t kNoReg = ~std::uint32_t{0};
 
-enum class LockBitOp : std::uint8_t { kNone, kLoadLock, kStoreUnlock };
+// The intrinsics of workloads/include/simtsync.cuh: shared-memory lock bits (seed 001: LDSLK,
+// STSUL) and lock instructions on global lock words (seed 004 ch. 4: lock, unlock).
+enum class IntrinsicOp : std::uint8_t { kNone, kLoadLock, kStoreUnlock, kLock, kUnlock };
+inline bool is_lock_bit(IntrinsicOp op) {
+  return op == IntrinsicOp::kLoadLock || op == IntrinsicOp::kStoreUnlock;
+}
+inline bool is_lock_inst(IntrinsicOp op) {
+  return op == IntrinsicOp::kLock || op == IntrinsicOp::kUnlock;
+}
+// A lock instruction's lock word while free (seed 004 sec. 4.2: unlock writes -1).
+inline constexpr std::uint32_t kLockFree = 0xFFFFFFFFu;
 
 enum class SyncRole : std::uint8_t { kNone, kLockAttempt, kWaitSib, kWaitExit };
 
@@ -87,7 +97,10 @@ struct ExecInst {
   //   are written when the load completes. It covers `span` PTX instructions.
   // - call (mem.base == kNone, a sequence the decoder does not recognise): operands stay in the
   //   caller's .param variables named by call_args/call_rets; st.param and ld.param execute.
-  LockBitOp lock_op = LockBitOp::kNone;
+  // A lock instruction (kLock, kUnlock) is decoded as the global atomic it sends per thread,
+  // atom.global.cas.b32 (-1 -> the thread's id) or atom.global.exch.b32 (-1), and its outcome
+  // goes to the reconvergence unit (lock_stack); it has only the fused form.
+  IntrinsicOp lock_op = IntrinsicOp::kNone;
   std::uint8_t span = 1;         // PTX instructions this operation stands for
   std::vector<ExecInst> folded;  // fused LDSLK: ALU steps performed with it
   Pc fallthrough() const { return pc + kInstSize * span; }

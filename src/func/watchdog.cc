@@ -87,7 +87,13 @@ bool Watchdog::after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>
 }
 
 void Watchdog::all_blocked(Executor& ex, std::vector<Warp>& warps) {
-  build_report(ex, warps, "deadlock: every live warp waits at a barrier that cannot complete",
+  bool lock_wait = false;
+  for (const auto& w : warps)
+    lock_wait |= w.state == WarpState::kRunning && w.simt && !w.simt->ready();
+  build_report(ex, warps,
+               lock_wait ? "deadlock: every live warp waits at a barrier that cannot complete or "
+                           "for a lock that is never released"
+                         : "deadlock: every live warp waits at a barrier that cannot complete",
                true);
 }
 
@@ -192,6 +198,84 @@ std::string Watchdog::lock_bit_causes(const Executor& ex, const std::vector<Warp
   return out;
 }
 
+std::string Watchdog::lock_instruction_causes(const Executor& ex,
+                                              const std::vector<Warp>& warps) const {
+  const Program& prog = ex.program();
+  const LaunchInfo& li = ex.launch();
+  const std::uint64_t threads = std::uint64_t{li.block.x} * li.block.y * li.block.z;
+  const std::uint64_t wpc = li.warps_per_cta;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, const Warp*> by_cta_warp;
+  for (const auto& w : warps)
+    by_cta_warp[{static_cast<std::uint64_t>(w.cta), static_cast<std::uint64_t>(w.warp_in_cta)}] =
+        &w;
+  std::vector<std::string> lines;
+  std::size_t waiting = 0;
+  for (const auto& w : warps) {
+    if (w.state == WarpState::kFinished || !w.simt || !w.simt->lock_semantics()) continue;
+    const auto entries = w.simt->entries();
+    // Threads at their lock instruction: the LR entry on top.
+    if (entries.empty() || entries.back().lock != simt::ReconvergenceEntry::Lock::kRetry) continue;
+    const ExecInst* in = prog.at(entries.back().pc);
+    if (!in || in->lock_op != IntrinsicOp::kLock || in->mem.base != MemRef::Base::kReg) continue;
+    for (int lane : lanes(entries.back().mask)) {
+      const unsigned l = static_cast<unsigned>(lane);
+      const Addr a = w.reg(in->mem.reg)[l] + static_cast<Addr>(in->mem.offset);
+      std::uint32_t word = kLockFree;
+      if (ex.memory().valid(a, 4)) ex.memory().read_small(a, &word, 4);
+      ++waiting;
+      const std::string me = thread_name(w, l);
+      if (word == kLockFree) {
+        lines.push_back(
+            fmt::format("{} waits at simtsync_lock ({}) for lock word [{:#x}], "
+                        "which is free",
+                        me, prog.source_of(*in), a));
+        continue;
+      }
+      // The holder from its unique thread id (its linear index in the grid).
+      const std::uint64_t cta = word / threads, t = word % threads;
+      const std::uint64_t warp = (t / li.warp_size) % std::max<std::uint64_t>(wpc, 1);
+      auto h = by_cta_warp.find({cta, warp});
+      const unsigned hl = static_cast<unsigned>(t % li.warp_size);
+      if (h == by_cta_warp.end()) {
+        lines.push_back(
+            fmt::format("{} waits for lock word [{:#x}] held by thread id {}", me, a, word));
+        continue;
+      }
+      const Warp& hw = *h->second;
+      const std::string holder = thread_name(hw, hl);
+      if (&hw == &w) {
+        const bool runs = (w.simt->active() >> hl) & 1;
+        lines.push_back(fmt::format(
+            "lock-stack deadlock: {} waits at simtsync_lock ({}) for lock word [{:#x}] held by "
+            "{} of the same warp, which {} (seed 004 sec. 4.5, Examples 12-13; with lock "
+            "queuing sec. 5.2.2)",
+            me, prog.source_of(*in), a, holder,
+            runs ? "retries with it" : "is not at the top of the stack and cannot run its unlock"));
+      } else {
+        const std::string state = hw.state == WarpState::kFinished ? "has exited (never unlocked)"
+                                  : hw.state == WarpState::kAtBarrier
+                                      ? fmt::format("waits at barrier {}", hw.barrier_id)
+                                      : "is running";
+        lines.push_back(
+            fmt::format("{} waits at simtsync_lock ({}) for lock word [{:#x}] held "
+                        "by {}, which {}",
+                        me, prog.source_of(*in), a, holder, state));
+      }
+    }
+  }
+  if (lines.empty()) return "";
+  // Deadlock causes first.
+  std::stable_sort(lines.begin(), lines.end(), [](const std::string& x, const std::string& y) {
+    return (x.find("deadlock") != std::string::npos) > (y.find("deadlock") != std::string::npos);
+  });
+  constexpr std::size_t kShown = 4;
+  std::string out =
+      fmt::format("  lock instructions: {} thread(s) wait at simtsync_lock\n", waiting);
+  for (std::size_t i = 0; i < lines.size() && i < kShown; ++i) out += "    " + lines[i] + "\n";
+  if (lines.size() > kShown) out += fmt::format("    ... and {} more\n", lines.size() - kShown);
+  return out;
+}
+
 void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why,
                             bool proven) {
   reason_ = why;
@@ -216,6 +300,7 @@ void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::s
                        prog.source_of(*in), pc - fn->base_pc, fn->name, label, count);
   }
   out += lock_bit_causes(ex, warps);
+  out += lock_instruction_causes(ex, warps);
   // Every live warp, grouped by identical reconvergence state.
   std::map<std::string, std::vector<std::string>> groups;
   for (const auto& w : warps) {
@@ -231,12 +316,18 @@ void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::s
       std::string rpc = it->rpc == kExitPc       ? "exit"
                         : it->rpc >= kExitPc - 1 ? "-"
                                                  : fmt::format("{:#x}", it->rpc);
-      st += fmt::format("      {}PC {} RPC {} mask {:#010x}\n", it->call ? "[call] " : "",
-                        where, rpc, it->mask);
+      const char* kind = it->call                                             ? "[call] "
+                         : it->lock == simt::ReconvergenceEntry::Lock::kRetry ? "[lock-retry] "
+                         : it->lock == simt::ReconvergenceEntry::Lock::kHeld  ? "[lock] "
+                                                                              : "";
+      st += fmt::format("      {}PC {} RPC {} mask {:#010x}\n", kind, where, rpc, it->mask);
     }
+    if (const std::string note = w.simt->report_note(); !note.empty())
+      st += fmt::format("      note: {}\n", note);
     std::string head = w.state == WarpState::kAtBarrier
                            ? fmt::format("waiting at barrier {}", w.barrier_id)
-                           : (w.cycling ? "spinning" : "running");
+                       : !w.simt->ready() ? "waiting for lock replies"
+                                          : (w.cycling ? "spinning" : "running");
     groups[head + "\n" + st].push_back(fmt::format("{}.{}", w.cta, w.warp_in_cta));
   }
   for (const auto& [state, ids] : groups) {

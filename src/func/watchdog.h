@@ -58,6 +58,9 @@ class Watchdog {
   void build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why, bool proven);
   // Report lines on the lock bits waiting threads want (seed 001 sec. 4.4); empty when none.
   std::string lock_bit_causes(const Executor& ex, const std::vector<Warp>& warps) const;
+  // Threads of lock_stack warps retrying (or queued for) a lock instruction's lock word, who
+  // holds each word, and the lock-stack deadlocks of seed 004 sec. 4.5 and 5.2.2.
+  std::string lock_instruction_causes(const Executor& ex, const std::vector<Warp>& warps) const;
 
   WatchdogOptions opts_;
   std::uint64_t last_progress_ = ~std::uint64_t{0};

@@ -118,18 +118,38 @@ class IReconvergence {
   }
   virtual void memory_reply(const MemoryReply& r) { (void)r; }
 
-  // Lock instructions (seed 004 ch. 4; the lock_stack unit). lock_sent: the active threads
-  // executed `lock` at `pc` and sent their requests (false: the unit has no lock semantics);
-  // lock_replied: of them, `acquired` took the lock and go on at `next`, the others retry;
-  // unlock: the active threads executed `unlock` and go on at `next` (false: they hold none).
-  virtual bool lock_sent(Pc pc) {
+  // Lock instructions (seed 004 ch. 4-6; the lock_stack unit). The core reports:
+  // - lock_sent(pc): the active threads issued `lock` at pc and sent their requests; returns
+  //   kNoLockUnit when the unit has no lock semantics, kLockRetry when they retry from their
+  //   lock-retry entry. The unit is not ready() until their outcome is in:
+  // - lock_replied(acquired, next): every reply is back; `acquired` took the lock and go on at
+  //   next (after the lock), the others retry; or, with lock queuing (a request for a held lock
+  //   waits in the memory partition), lock_granted(replied, acquired, next) as replies come:
+  //   `acquired` were granted the lock, the rest of `replied` turned away (a full queue).
+  // - unlock_sent(): the active threads issued `unlock` (false: no lock semantics, or they hold
+  //   no lock); unlock(next) when its replies are back: they go on at next.
+  // kLockNestedQueued: a nested lock while requests of the lock around it still wait in lock
+  // queues, which deadlocks (seed 004 sec. 5.2.2); nothing was changed.
+  enum LockSend : int { kNoLockUnit = 0, kLockFirst, kLockRetry, kLockNestedQueued };
+  virtual bool lock_semantics() const { return false; }
+  // Something the unit did that a deadlock report should mention (empty: nothing).
+  virtual std::string report_note() const { return ""; }
+  // Lock (L) entries pushed so far (statistics).
+  virtual std::uint64_t lock_entry_pushes() const { return 0; }
+  virtual LockSend lock_sent(Pc pc) {
     (void)pc;
-    return false;
+    return kNoLockUnit;
   }
   virtual void lock_replied(LaneMask acquired, Pc next) {
     (void)acquired;
     (void)next;
   }
+  virtual void lock_granted(LaneMask replied, LaneMask acquired, Pc next) {
+    (void)replied;
+    (void)acquired;
+    (void)next;
+  }
+  virtual bool unlock_sent() { return false; }
   virtual bool unlock(Pc next) {
     (void)next;
     return false;

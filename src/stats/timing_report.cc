@@ -224,6 +224,8 @@ nlohmann::json hierarchy_json(const mem::HierarchyStats& h) {
   j["l2"] = cache(h.l2);
   j["atomic_unit"] = to_json<mem::AtomicStats>(h.atomic, mem::kAtomicStatFields);
   j["atomic_unit"]["avg_queue_wait"] = ratio(h.atomic.queue_wait_cycles, h.atomic.packets);
+  j["lock_queue"] = to_json<mem::LockQueueStats>(h.lock_queue, mem::kLockQueueStatFields);
+  j["lock_queue"]["avg_wait"] = ratio(h.lock_queue.wait_cycles, h.lock_queue.handovers);
   j["dram"] = to_json<mem::DramStats>(h.dram, mem::kDramStatFields);
   j["dram"]["row_hit_rate"] = ratio(h.dram.row_hits, h.dram.row_hits + h.dram.row_misses);
   j["dram"]["bandwidth_utilization"] = ratio(h.dram.bus_busy_cycles, h.dram.cycles);

@@ -7,6 +7,9 @@
 // Validation: after every insertion the tree holds every candidate exactly once, in the leaf its
 // items hash to, with every lock free; at the end the frequent itemsets and their supports equal
 // those of an independent CPU run of Apriori (direct counting) on the same database.
+// apriori_lockinst inserts with the lock instructions of seed 004 ch. 4 instead
+// (apriori_lockinst.cu: simtsync_lock per node, lock words -1 when free, on the lock_stack
+// reconvergence unit); everything else is the same.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -58,11 +61,18 @@ std::vector<Itemset> generate(const std::vector<Itemset>& frequent) {
 
 class Apriori final : public Workload {
  public:
-  std::string name() const override { return "apriori"; }
+  explicit Apriori(bool lockinst) : lockinst_(lockinst) {}
+  std::string name() const override { return lockinst_ ? "apriori_lockinst" : "apriori"; }
   std::string description() const override {
-    return "Apriori association-rule mining, lock-protected hash-tree insertion (seed 004 ch. 2)";
+    return lockinst_ ? "Apriori, hash-tree insertion with the lock instructions (seed 004 ch. 4)"
+                     : "Apriori association-rule mining, lock-protected hash-tree insertion "
+                       "(seed 004 ch. 2)";
   }
   std::string suite() const override { return "synchronization"; }
+  std::vector<std::pair<std::string, std::string>> config_defaults() const override {
+    if (!lockinst_) return {};
+    return {{"sm.reconvergence.impl", "lock_stack"}};
+  }
   std::vector<ParamSpec> params() const override {
     // The thesis gives no input size; default and paper are ours (see README).
     return {{"records", "database records", 128, 2048, 10000, 1, 1 << 22},
@@ -129,7 +139,12 @@ class Apriori final : public Workload {
     auto& dev = ctx.device();
     Addr drec = dev.upload(flat, "records");
     Addr dstart = dev.upload(start, "record starts");
-    const int m = ctx.load("apriori/apriori.ptx");
+    // The lock-instruction module holds apriori_count too (it includes apriori.cu).
+    const int m = ctx.load(lockinst_ ? "apriori/apriori_lockinst.ptx" : "apriori/apriori.ptx");
+    const char* insert = lockinst_ ? "apriori_insert_lockinst" : "apriori_insert";
+    // A free lock word: 0 for the atomicCAS locks, -1 (SIMTSYNC_LOCK_FREE) for the lock
+    // instructions.
+    const int lock_free = lockinst_ ? -1 : 0;
     Frequent got;
     std::vector<Itemset> cand;
     for (int i = 0; i < nitems; ++i) cand.push_back({i});
@@ -146,7 +161,8 @@ class Apriori final : public Workload {
       const int max_nodes = 1 + kFanout * (k * (ncand / threshold + 1) + 1);
       std::vector<int> leaf(u(max_nodes), 1), zero(u(max_nodes), 0), none(u(max_nodes), -1);
       Addr ditems = dev.upload(items, "candidate items");
-      Addr dleaf = dev.upload(leaf, "node leaf flags"), dlock = dev.upload(zero, "node locks"),
+      Addr dleaf = dev.upload(leaf, "node leaf flags"),
+           dlock = dev.upload(std::vector<int>(u(max_nodes), lock_free), "node locks"),
            ddepth = dev.upload(zero, "node depths"), dhead = dev.upload(none, "leaf lists"),
            dsize = dev.upload(zero, "leaf sizes");
       Addr dchildren = dev.upload(std::vector<int>(u(max_nodes) * kFanout, -1), "node children");
@@ -154,15 +170,27 @@ class Apriori final : public Workload {
       Addr dcount = dev.upload(std::vector<int>{1}, "node pool counter");
       Addr doverflow = dev.upload(std::vector<int>{0}, "pool overflow");
       Addr dsupport = dev.upload(std::vector<int>(u(ncand), 0), "supports");
-      if (!ctx.launch(m, "apriori_insert", {ctas, 1, 1}, {threads, 1, 1},
-                      func::KernelArgs().add(ditems).add(ncand).add(k).add(threshold).add(dleaf)
-                          .add(dlock).add(ddepth).add(dhead).add(dsize).add(dchildren).add(dnext)
-                          .add(dcount).add(max_nodes).add(doverflow)))
+      if (!ctx.launch(m, insert, {ctas, 1, 1}, {threads, 1, 1},
+                      func::KernelArgs()
+                          .add(ditems)
+                          .add(ncand)
+                          .add(k)
+                          .add(threshold)
+                          .add(dleaf)
+                          .add(dlock)
+                          .add(ddepth)
+                          .add(dhead)
+                          .add(dsize)
+                          .add(dchildren)
+                          .add(dnext)
+                          .add(dcount)
+                          .add(max_nodes)
+                          .add(doverflow)))
         return {};
       if (dev.download<int>(doverflow, 1)[0] != 0)
         return {false, fmt::format("level {}: the hash-tree node pool overflowed", k)};
-      std::string bad = check_tree(dev, k, cand, dleaf, dlock, ddepth, dhead, dsize, dchildren,
-                                   dnext, dev.download<int>(dcount, 1)[0]);
+      std::string bad = check_tree(dev, lock_free, cand, dleaf, dlock, ddepth, dhead, dsize,
+                                   dchildren, dnext, dev.download<int>(dcount, 1)[0]);
       if (!bad.empty()) return {false, fmt::format("level {}: {}", k, bad)};
       if (!ctx.launch(m, "apriori_count", {ctas, 1, 1}, {threads, 1, 1},
                       func::KernelArgs().add(drec).add(dstart).add(nrec).add(ditems).add(k)
@@ -205,7 +233,7 @@ class Apriori final : public Workload {
  private:
   // Every candidate is in exactly one leaf, the leaf its items hash to; lists and sizes agree;
   // every lock is free.
-  static std::string check_tree(func::Device& dev, int k, const std::vector<Itemset>& cand,
+  static std::string check_tree(func::Device& dev, int lock_free, const std::vector<Itemset>& cand,
                                 Addr dleaf, Addr dlock, Addr ddepth, Addr dhead, Addr dsize,
                                 Addr dchildren, Addr dnext, int nodes) {
     auto leaf = dev.download<int>(dleaf, u(nodes)), lock = dev.download<int>(dlock, u(nodes)),
@@ -222,7 +250,7 @@ class Apriori final : public Workload {
       const int n = v.node;
       if (n <= 0 && !v.hashes.empty()) return fmt::format("a child link is {}", n);
       if (n >= nodes) return fmt::format("node {} is outside the pool", n);
-      if (lock[u(n)] != 0) return fmt::format("the lock of node {} is still held", n);
+      if (lock[u(n)] != lock_free) return fmt::format("the lock of node {} is still held", n);
       if (depth[u(n)] != static_cast<int>(v.hashes.size()))
         return fmt::format("node {} has depth {}, expected {}", n, depth[u(n)], v.hashes.size());
       if (!leaf[u(n)]) {
@@ -247,13 +275,19 @@ class Apriori final : public Workload {
     }
     for (std::size_t s = 0; s < cand.size(); ++s)
       if (!seen[s]) return fmt::format("candidate {} of {} is not in the tree", s, cand.size());
-    (void)k;
     return "";
   }
+
+  bool lockinst_;
 };
 
 }  // namespace
 
-std::unique_ptr<Workload> make_apriori() { return std::make_unique<Apriori>(); }
+std::unique_ptr<Workload> make_apriori() {
+  return std::make_unique<Apriori>(false);
+}
+std::unique_ptr<Workload> make_apriori_lockinst() {
+  return std::make_unique<Apriori>(true);
+}
 
 }  // namespace simtsync::workloads

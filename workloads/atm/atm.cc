@@ -1,6 +1,8 @@
 // atm host drivers: bank transfers with two nested locks (seed 000 Fig. 6a and sec. V: 122K
 // transactions by 24K threads on 1000 accounts; seed 003 Table I runs 1M accounts), in the
-// SIMT-compliant form (atm_simt.cu) and as written for a CPU (atm_mimd.cu). Validation,
+// SIMT-compliant form (atm_simt.cu), as written for a CPU (atm_mimd.cu) and with the lock
+// instructions of seed 004 ch. 4 (atm_lockinst.cu: nested simtsync_lock in address order, lock
+// words -1 when free, on the lock_stack reconvergence unit). Validation,
 // independent of the order of transfers: every final balance equals the initial balance plus
 // the amounts received minus the amounts sent, the total is conserved, every lock is free.
 #include <fmt/format.h>
@@ -13,17 +15,38 @@
 namespace simtsync::workloads {
 namespace {
 
+enum class AtmLock { kSimt, kMimd, kLockInst };
+
 class Atm final : public Workload {
  public:
-  explicit Atm(bool simt) : simt_(simt) {}
+  explicit Atm(AtmLock lock) : lock_(lock) {}
 
-  std::string name() const override { return simt_ ? "atm_simt" : "atm_mimd"; }
+  std::string name() const override {  // also the kernel's name and its .cu file
+    switch (lock_) {
+      case AtmLock::kSimt:
+        return "atm_simt";
+      case AtmLock::kMimd:
+        return "atm_mimd";
+      default:
+        return "atm_lockinst";
+    }
+  }
   std::string description() const override {
-    return simt_ ? "bank transfers, two nested locks in one loop body (seed 000 Fig. 6a)"
-                 : "bank transfers, two nested MIMD lock loops: SIMT-deadlocks under the IPDOM "
-                   "stack";
+    switch (lock_) {
+      case AtmLock::kSimt:
+        return "bank transfers, two nested locks in one loop body (seed 000 Fig. 6a)";
+      case AtmLock::kMimd:
+        return "bank transfers, two nested MIMD lock loops: SIMT-deadlocks under the IPDOM "
+               "stack";
+      default:
+        return "bank transfers, two nested lock instructions in address order (seed 004)";
+    }
   }
   std::string suite() const override { return "synchronization"; }
+  std::vector<std::pair<std::string, std::string>> config_defaults() const override {
+    if (lock_ != AtmLock::kLockInst) return {};
+    return {{"sm.reconvergence.impl", "lock_stack"}};
+  }
   std::vector<ParamSpec> params() const override {
     // Paper: 96 x 256 = 24,576 threads x 5 = 122,880 transfers on 1000 accounts (seed 000 sec. V;
     // set accounts=1000000 for seed 003 Table I). Default: a quarter of the grid, 24 CTAs. In
@@ -60,11 +83,14 @@ class Atm final : public Workload {
 
     auto& dev = ctx.device();
     Addr dbal = dev.upload(balance, "balances");
-    Addr locks = dev.upload(std::vector<std::int32_t>(balance.size(), 0), "account locks");
+    // A free lock word: 0 for the atomicCAS locks, -1 (SIMTSYNC_LOCK_FREE) for the lock
+    // instructions.
+    const std::int32_t lock_free = lock_ == AtmLock::kLockInst ? -1 : 0;
+    Addr locks = dev.upload(std::vector<std::int32_t>(balance.size(), lock_free), "account locks");
     Addr dfrom = dev.upload(from, "source accounts");
     Addr dto = dev.upload(to, "destination accounts");
     Addr damt = dev.upload(amount, "amounts");
-    const char* kernel = simt_ ? "atm_simt" : "atm_mimd";
+    const std::string kernel = name();
     int m = ctx.load(fmt::format("atm/{}.ptx", kernel));
     if (!ctx.launch(m, kernel, {ctas, 1, 1}, {threads, 1, 1},
                     func::KernelArgs().add(dbal).add(locks).add(dfrom).add(dto).add(damt).add(
@@ -77,7 +103,7 @@ class Atm final : public Workload {
     if (sum1 != sum0)
       return {false, fmt::format("total money is {}, expected {} (not conserved)", sum1, sum0)};
     for (std::size_t i = 0; i < got.size(); ++i) {
-      if (lk[i] != 0) return {false, fmt::format("lock of account {} is still held", i)};
+      if (lk[i] != lock_free) return {false, fmt::format("lock of account {} is still held", i)};
       if (got[i] != expect[i])
         return {false, fmt::format("account {} holds {}, expected {}", i, got[i], expect[i])};
     }
@@ -87,16 +113,19 @@ class Atm final : public Workload {
   }
 
  private:
-  bool simt_;
+  AtmLock lock_;
 };
 
 }  // namespace
 
 std::unique_ptr<Workload> make_atm_simt() {
-  return std::make_unique<Atm>(true);
+  return std::make_unique<Atm>(AtmLock::kSimt);
 }
 std::unique_ptr<Workload> make_atm_mimd() {
-  return std::make_unique<Atm>(false);
+  return std::make_unique<Atm>(AtmLock::kMimd);
+}
+std::unique_ptr<Workload> make_atm_lockinst() {
+  return std::make_unique<Atm>(AtmLock::kLockInst);
 }
 
 }  // namespace simtsync::workloads

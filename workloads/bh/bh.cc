@@ -3,7 +3,10 @@
 // `steps` time steps of bounding box, tree building, summarization, sort, force calculation
 // and integration. Each phase is also a workload of its own that runs the phases before it
 // first and validates its own output: bh_tb, bh_sm, bh_st_simt (Fig. 6c), bh_st_mimd (the
-// CPU-style wait, which SIMT-deadlocks under the IPDOM stack) and bh_fc.
+// CPU-style wait, which SIMT-deadlocks under the IPDOM stack) and bh_fc. bh_tb_lockinst is
+// bh_tb with the lock instructions of seed 004 (Example 18, bh_tb_lockinst.cu; lock words in an
+// array of their own, one per child slot, -1 when free, on the lock_stack reconvergence unit);
+// it also reports how many critical sections ran and how many inserted nothing (Fig. 7.2).
 //
 // Validation runs the same algorithm on the CPU (bh_cpu.h). The octree does not depend on the
 // order of insertion, so the GPU tree is compared with the CPU tree node by node (shape, cell
@@ -38,14 +41,16 @@ constexpr float kDt = 0.025f;              // time step
 
 class BarnesHut final : public Workload {
  public:
-  BarnesHut(std::string name, Stage stage, bool mimd)
-      : name_(std::move(name)), stage_(stage), mimd_(mimd) {}
+  BarnesHut(std::string name, Stage stage, bool mimd, bool lockinst = false)
+      : name_(std::move(name)), stage_(stage), mimd_(mimd), lockinst_(lockinst) {}
 
   std::string name() const override { return name_; }
   std::string description() const override {
     switch (stage_) {
       case Stage::kTreeBuild:
-        return "Barnes-Hut tree building TB: try-lock insertion, throttling barrier";
+        return lockinst_ ? "Barnes-Hut tree building TB with the lock instructions (seed 004 "
+                           "Example 18)"
+                         : "Barnes-Hut tree building TB: try-lock insertion, throttling barrier";
       case Stage::kSummarize:
         return "Barnes-Hut summarization SM: cells wait for their children (after BB, TB)";
       case Stage::kSort:
@@ -58,6 +63,10 @@ class BarnesHut final : public Workload {
     }
   }
   std::string suite() const override { return "synchronization"; }
+  std::vector<std::pair<std::string, std::string>> config_defaults() const override {
+    if (!lockinst_) return {};
+    return {{"sm.reconvergence.impl", "lock_stack"}};
+  }
   std::vector<ParamSpec> params() const override {
     // Paper: 30,000 bodies (seed 000 sec. V); 15 CTAs (one per GTX480 SM) of 256 threads.
     std::vector<ParamSpec> p = {
@@ -111,6 +120,13 @@ class BarnesHut final : public Workload {
     Addr sort = dev.upload(std::vector<std::int32_t>(nodes, -1), "sorted bodies");
     Addr bbox = dev.malloc(6 * 4 * std::size_t{ctas}, "per-CTA bounding boxes");
     Addr g = dev.upload(std::vector<DevGlobals>{{0, 0, 0, 0, 0.0f}}, "globals");
+    // bh_tb_lockinst: one lock word per child slot (-1 free) and the critical-section counts
+    // (all, and those that inserted nothing).
+    Addr locks = 0, sections = 0;
+    if (lockinst_) {
+      locks = dev.upload(std::vector<std::int32_t>(nodes * 8, -1), "child-slot locks");
+      sections = dev.upload(std::vector<std::int32_t>(2, 0), "critical-section counts");
+    }
     const int m = ctx.load("bh/bh.ptx");
     const Dim3 grid{ctas, 1, 1}, block{threads, 1, 1};
     auto args = [&] { return func::KernelArgs().add(nbodies).add(nnodes); };
@@ -120,6 +136,22 @@ class BarnesHut final : public Workload {
                       args().add(px).add(py).add(pz).add(mass).add(child).add(start).add(bbox)
                           .add(g)))
         return {};
+      if (lockinst_) {
+        // A module of its own, loaded after the last bh.ptx kernel (see the sort below).
+        if (!ctx.launch(ctx.load("bh/bh_tb_lockinst.ptx"), "bh_tb_lockinst", grid, block,
+                        args()
+                            .add(px)
+                            .add(py)
+                            .add(pz)
+                            .add(mass)
+                            .add(child)
+                            .add(start)
+                            .add(g)
+                            .add(locks)
+                            .add(sections)))
+          return {};
+        break;  // tree building only
+      }
       if (!ctx.launch(m, "bh_tb", grid, block,
                       args().add(px).add(py).add(pz).add(mass).add(child).add(start).add(g)))
         return {};
@@ -179,6 +211,7 @@ class BarnesHut final : public Workload {
     if (stage_ == Stage::kTreeBuild) {
       std::string diff = bh::compare_trees(got, want, false, 1e-6f);
       if (!diff.empty()) return {false, diff};
+      if (lockinst_) return validate_lockinst(ctx, nbodies, cells, gg.maxdepth, locks, sections);
       return {true, fmt::format("{} bodies, {} cells, octree equals the CPU octree (depth {})",
                                 nbodies, cells, gg.maxdepth)};
     }
@@ -248,9 +281,36 @@ class BarnesHut final : public Workload {
                               "(max difference {:.1e} / {:.1e})", nb, steps, worst[0], worst[1])};
   }
 
+  // bh_tb_lockinst, after the tree compared equal: every lock is free again; the critical
+  // sections (each thread's, summed by the kernel) go into the notes and the message.
+  static Validation validate_lockinst(WorkloadContext& ctx, int nbodies, int cells, int depth,
+                                      Addr locks, Addr sections) {
+    auto& dev = ctx.device();
+    const std::size_t slots = (static_cast<std::size_t>(bh::nodes_for(nbodies)) + 1) * 8;
+    const auto lock = dev.download<std::int32_t>(locks, slots);
+    for (std::size_t s = 0; s < slots; ++s)
+      if (lock[s] != -1)
+        return {false, fmt::format("the lock of child slot {} (cell {}, octant {}) is held by "
+                                   "thread {}",
+                                   s, s / 8, s % 8, lock[s])};
+    const auto cs = dev.download<std::int32_t>(sections, 2);
+    // Every body is inserted in exactly one critical section.
+    if (cs[0] - cs[1] != nbodies)
+      return {false, fmt::format("{} critical sections of which {} inserted nothing, but {} "
+                                 "bodies",
+                                 cs[0], cs[1], nbodies)};
+    ctx.notes().push_back(fmt::format("critical_sections={}", cs[0]));
+    ctx.notes().push_back(fmt::format("critical_sections_no_insert={}", cs[1]));
+    return {true,
+            fmt::format("{} bodies, {} cells, octree equals the CPU octree (depth {}); {} "
+                        "critical sections, {} inserted nothing ({:.1f}%)",
+                        nbodies, cells, depth, cs[0], cs[1], 100.0 * cs[1] / std::max(cs[0], 1))};
+  }
+
   std::string name_;
   Stage stage_;
   bool mimd_;
+  bool lockinst_;
 };
 
 }  // namespace
@@ -260,6 +320,9 @@ std::unique_ptr<Workload> make_bh() {
 }
 std::unique_ptr<Workload> make_bh_tb() {
   return std::make_unique<BarnesHut>("bh_tb", Stage::kTreeBuild, false);
+}
+std::unique_ptr<Workload> make_bh_tb_lockinst() {
+  return std::make_unique<BarnesHut>("bh_tb_lockinst", Stage::kTreeBuild, false, true);
 }
 std::unique_ptr<Workload> make_bh_sm() {
   return std::make_unique<BarnesHut>("bh_sm", Stage::kSummarize, false);

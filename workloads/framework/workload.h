@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "func/device.h"
@@ -72,6 +73,9 @@ class Workload {
   // synchronization | synchronization-free | barrier-intensive | microbenchmark
   virtual std::string suite() const = 0;
   virtual std::vector<ParamSpec> params() const = 0;
+  // Config keys the workload needs to run at all, applied before the user's --set keys (which
+  // may override them): the lock-instruction variants need sm.reconvergence.impl=lock_stack.
+  virtual std::vector<std::pair<std::string, std::string>> config_defaults() const { return {}; }
   // Runs the host driver; returns the validation of its output. Not called again on the same
   // context. When a launch deadlocks, return right away (the caller reports it).
   virtual Validation run(WorkloadContext& ctx) const = 0;

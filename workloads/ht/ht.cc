@@ -1,8 +1,10 @@
-// ht and ht_mimd host driver: chained hash-table insertion (seed 000 Fig. 1a). Every thread
-// inserts `per_thread` keys into `buckets` chains, each guarded by a spin lock. Validation walks
-// every chain: each key must be present exactly once, in the bucket its hash names, every lock
-// free. ht uses the SIMT-compliant lock (ht.cu); ht_mimd the MIMD lock loop (ht_mimd.cu), which
-// must SIMT-deadlock under the IPDOM stack and validates under forward-progress scheduling.
+// ht, ht_mimd and ht_lockinst host driver: chained hash-table insertion (seed 000 Fig. 1a).
+// Every thread inserts `per_thread` keys into `buckets` chains, each guarded by a spin lock.
+// Validation walks every chain: each key must be present exactly once, in the bucket its hash
+// names, every lock free. ht uses the SIMT-compliant lock (ht.cu); ht_mimd the MIMD lock loop
+// (ht_mimd.cu), which must SIMT-deadlock under the IPDOM stack and validates under
+// forward-progress scheduling; ht_lockinst the lock instructions of seed 004 (ht_lockinst.cu,
+// lock words -1 when free, run on the lock_stack reconvergence unit).
 #include <fmt/format.h>
 
 #include <random>
@@ -26,6 +28,9 @@ struct Variant {
   const char* kernel;
   std::int64_t test_ctas;
   std::int64_t test_buckets;
+  // The value of a free lock word: 0 for the atomicCAS locks, -1 (SIMTSYNC_LOCK_FREE) for the
+  // lock instructions, which also need the lock_stack reconvergence unit.
+  std::int32_t lock_free = 0;
 };
 
 class HashTable final : public Workload {
@@ -34,6 +39,10 @@ class HashTable final : public Workload {
   std::string name() const override { return v_.name; }
   std::string description() const override { return v_.description; }
   std::string suite() const override { return "synchronization"; }
+  std::vector<std::pair<std::string, std::string>> config_defaults() const override {
+    if (v_.lock_free == 0) return {};
+    return {{"sm.reconvergence.impl", "lock_stack"}};
+  }
   std::vector<ParamSpec> params() const override {
     // Default: the launch shape of seed 000 Fig. 1 (120 CTAs x 256 threads); paper: 3.2M
     // insertions by 40K threads into 1024 buckets (seed 000 sec. V).
@@ -57,7 +66,7 @@ class HashTable final : public Workload {
     auto& dev = ctx.device();
     Addr pool = dev.malloc(total * sizeof(DevEntry), "entry pool");
     Addr heads = dev.upload(std::vector<std::uint64_t>(buckets, 0), "bucket heads");
-    Addr locks = dev.upload(std::vector<std::int32_t>(buckets, 0), "bucket locks");
+    Addr locks = dev.upload(std::vector<std::int32_t>(buckets, v_.lock_free), "bucket locks");
     Addr dkeys = dev.upload(keys, "keys");
     int m = ctx.load(v_.ptx);
     if (!ctx.launch(m, v_.kernel, {ctas, 1, 1}, {threads, 1, 1},
@@ -71,7 +80,8 @@ class HashTable final : public Workload {
     std::vector<char> seen(total, 0);
     std::size_t found = 0;
     for (std::uint32_t b = 0; b < buckets; ++b) {
-      if (lock[b] != 0) return {false, fmt::format("lock of bucket {} is still held", b)};
+      if (lock[b] != v_.lock_free)
+        return {false, fmt::format("lock of bucket {} is still held", b)};
       std::uint64_t p = head[b];
       while (p != 0) {
         if (p < pool || (p - pool) % sizeof(DevEntry) != 0 || (p - pool) / sizeof(DevEntry) >= total)
@@ -112,6 +122,13 @@ std::unique_ptr<Workload> make_ht_mimd() {
   return std::make_unique<HashTable>(
       Variant{"ht_mimd", "ht with the MIMD lock loop: SIMT-deadlocks under the IPDOM stack",
               "ht/ht_mimd.ptx", "ht_insert_mimd", 2, 16});
+}
+
+// The lock instructions of seed 004 ch. 4 (simtsync_lock / simtsync_unlock), ht's sizes.
+std::unique_ptr<Workload> make_ht_lockinst() {
+  return std::make_unique<HashTable>(
+      Variant{"ht_lockinst", "ht with the lock instructions of seed 004 (lock_stack unit)",
+              "ht/ht_lockinst.ptx", "ht_insert_lockinst", 4, 64, -1});
 }
 
 }  // namespace simtsync::workloads

@@ -89,3 +89,27 @@ __device__ __forceinline__ void simtsync_tiny_warp_waitlock(volatile int* p) {
 __device__ __forceinline__ void simtsync_tiny_warp_unlock(volatile int* p, int v) {
   if ((threadIdx.x & 31) == 0) simtsync_stsul(p, v);
 }
+
+// Lock and unlock instructions (seed 004 ch. 4): the GPU takes the lock itself, so a textbook
+// critical section works under SIMT without a retry loop in the program:
+//
+//   simtsync_lock(p);    // returns once this thread holds the lock word *p
+//   ... critical section ...
+//   simtsync_unlock(p);  // releases it
+//
+// A lock word is a 32-bit int in global memory: -1 (SIMTSYNC_LOCK_FREE) when free, the holder's
+// unique thread id (its linear index in the grid) while held; initialise lock words to -1
+// (e.g. cudaMemset to 0xff). simtsync_lock sends a compare-and-swap (-1 -> thread id) for every
+// active thread and the reconvergence unit `lock_stack` (sm.reconvergence.impl=lock_stack)
+// retries the threads that did not get it, with the lock-retry and lock entries of seed 004
+// Fig. 4.1-4.4; with lock queuing (sm.lock_queue) a request for a held lock waits in the memory
+// partition instead. simtsync_unlock exchanges -1 into the word. Both are decoded into single
+// instructions (the call sequence nvcc emits costs nothing extra). Nested locks are taken in a
+// fixed order (lower address first) and released innermost first. The bodies trap on a real GPU.
+#define SIMTSYNC_LOCK_FREE (-1)
+extern "C" __device__ __noinline__ void simtsync_lock(int* p) {
+  asm volatile("trap;" ::"l"(p) : "memory");
+}
+extern "C" __device__ __noinline__ void simtsync_unlock(int* p) {
+  asm volatile("trap;" ::"l"(p) : "memory");
+}

@@ -2,7 +2,9 @@
 // 6.5.3, Example 19). Accounts are {lock, balance} pairs. The thesis gives no input size; ours
 // follow ATM (seed 000 sec. V). Validation, independent of the order of transactions: every
 // final balance equals the initial balance plus the amounts received minus the amounts sent,
-// the total is conserved, every lock is free.
+// the total is conserved, every lock is free. interac_lockinst runs the same transactions with
+// the lock instructions of seed 004 (Example 20, interac_lockinst.cu): lock words -1 when free,
+// on the lock_stack reconvergence unit.
 #include <fmt/format.h>
 
 #include <random>
@@ -19,11 +21,19 @@ struct DevAccount {  // layout of `struct Account` in interac.cu
 
 class Interac final : public Workload {
  public:
-  std::string name() const override { return "interac"; }
+  explicit Interac(bool lockinst) : lockinst_(lockinst) {}
+  std::string name() const override { return lockinst_ ? "interac_lockinst" : "interac"; }
   std::string description() const override {
-    return "bank transactions, first lock kept while the second is retried (seed 004 Ex. 19)";
+    return lockinst_
+               ? "bank transactions, nested lock instructions in account order (seed 004 Ex. 20)"
+               : "bank transactions, first lock kept while the second is retried (seed 004 Ex. "
+                 "19)";
   }
   std::string suite() const override { return "synchronization"; }
+  std::vector<std::pair<std::string, std::string>> config_defaults() const override {
+    if (!lockinst_) return {};
+    return {{"sm.reconvergence.impl", "lock_stack"}};
+  }
   std::vector<ParamSpec> params() const override {
     // Default: 24 CTAs. With 96 (the paper grid) the timing model makes no progress under LRR
     // for 100 M cycles, as atm's paper grid does (README); 24 CTAs take 342 K cycles.
@@ -45,8 +55,11 @@ class Interac final : public Workload {
     std::vector<DevAccount> acc(static_cast<std::size_t>(accounts));
     std::vector<std::int64_t> expect(acc.size());
     std::int64_t sum0 = 0;
+    // A free lock word: 0 for the atomicCAS locks, -1 (SIMTSYNC_LOCK_FREE) for the lock
+    // instructions.
+    const std::int32_t lock_free = lockinst_ ? -1 : 0;
     for (std::size_t i = 0; i < acc.size(); ++i) {
-      acc[i] = {0, init(rng)};
+      acc[i] = {lock_free, init(rng)};
       expect[i] = acc[i].balance;
       sum0 += acc[i].balance;
     }
@@ -64,9 +77,10 @@ class Interac final : public Workload {
     Addr dfrom = dev.upload(from, "source accounts");
     Addr dto = dev.upload(to, "destination accounts");
     Addr damt = dev.upload(amount, "amounts");
-    int m = ctx.load("interac/interac.ptx");
+    const std::string kernel = name();  // also the name of its .cu file
+    int m = ctx.load(fmt::format("interac/{}.ptx", kernel));
     if (!ctx.launch(
-            m, "interac", {ctas, 1, 1}, {threads, 1, 1},
+            m, kernel, {ctas, 1, 1}, {threads, 1, 1},
             func::KernelArgs().add(dacc).add(dfrom).add(dto).add(damt).add(static_cast<int>(per))))
       return {};
 
@@ -76,7 +90,8 @@ class Interac final : public Workload {
     if (sum1 != sum0)
       return {false, fmt::format("total money is {}, expected {} (not conserved)", sum1, sum0)};
     for (std::size_t i = 0; i < got.size(); ++i) {
-      if (got[i].lock != 0) return {false, fmt::format("lock of account {} is still held", i)};
+      if (got[i].lock != lock_free)
+        return {false, fmt::format("lock of account {} is still held", i)};
       if (got[i].balance != expect[i])
         return {false,
                 fmt::format("account {} holds {}, expected {}", i, got[i].balance, expect[i])};
@@ -85,12 +100,18 @@ class Interac final : public Workload {
                               "conserved",
                               total, accounts, sum0)};
   }
+
+ private:
+  bool lockinst_;
 };
 
 }  // namespace
 
 std::unique_ptr<Workload> make_interac() {
-  return std::make_unique<Interac>();
+  return std::make_unique<Interac>(false);
+}
+std::unique_ptr<Workload> make_interac_lockinst() {
+  return std::make_unique<Interac>(true);
 }
 
 }  // namespace simtsync::workloads

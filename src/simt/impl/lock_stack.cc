@@ -1,5 +1,11 @@
 #include "simt/impl/lock_stack.h"
 
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "config/plugin.h"
+
 namespace simtsync::simt {
 
 using Lock = ReconvergenceEntry::Lock;
@@ -10,21 +16,28 @@ int LockStack::find(Lock kind, int from) const {
   return -1;
 }
 
-bool LockStack::lock_sent(Pc pc) {
+IReconvergence::LockSend LockStack::lock_sent(Pc pc) {
   ReconvergenceEntry& top = stack_.back();
+  // Lock queuing grants an outer lock lane by lane: with some of its requests still queued (or
+  // granted and waiting to run), a nested lock by the lanes running now can wait for a lock
+  // held by one of those warp-mates, which cannot run until these are through.
+  if ((parked_ | granted_) != 0 && !(top.lock == Lock::kRetry && top.pc == pc))
+    return kLockNestedQueued;
   waiting_ = true;
+  parked_ = top.mask;
   // A retry: the LR entry on top sends again from its lock instruction (sec. 4.1).
-  if (top.lock == Lock::kRetry && top.pc == pc) return true;
+  if (top.lock == Lock::kRetry && top.pc == pc) return kLockRetry;
   // The current entry waits at the lock; LR holds every thread that sent a request (Fig. 4.1a).
   ReconvergenceEntry lr{pc, kNoRpc, top.mask, false};
   lr.lock = Lock::kRetry;
   stack_.push_back(lr);
   ++lock_counter_;
-  return true;
+  return kLockFirst;
 }
 
 void LockStack::lock_replied(LaneMask acquired, Pc next) {
   waiting_ = false;
+  parked_ = 0;
   ReconvergenceEntry& top = stack_.back();
   acquired &= top.mask;
   if (acquired == 0) return;  // nobody took it: the LR entry retries
@@ -32,9 +45,43 @@ void LockStack::lock_replied(LaneMask acquired, Pc next) {
   ReconvergenceEntry l{next, kNoRpc, acquired, false};
   l.lock = Lock::kHeld;
   stack_.push_back(l);
+  ++pushes_;
+}
+
+void LockStack::lock_granted(LaneMask replied, LaneMask acquired, Pc next) {
+  replied &= parked_;
+  parked_ &= ~replied;
+  granted_ |= acquired & replied;  // the others were turned away (a full queue): they retry
+  granted_next_ = next;
+  // Outside the critical section (the LR entry on top, waiting): they start it now. Inside it,
+  // they wait until its L entry pops (sec. 6.3).
+  if (stack_.back().lock == Lock::kRetry) push_granted();
+}
+
+void LockStack::push_granted() {
+  ReconvergenceEntry& top = stack_.back();
+  const LaneMask run = granted_ & top.mask;
+  if (run != 0) {
+    granted_ &= ~run;
+    ReconvergenceEntry l{granted_next_, kNoRpc, run, false};
+    l.lock = Lock::kHeld;
+    stack_.push_back(l);
+    ++pushes_;
+    waiting_ = false;
+    return;
+  }
+  // Nothing granted: wait while requests are parked; otherwise the LR entry retries.
+  waiting_ = (parked_ & top.mask) != 0;
+}
+
+bool LockStack::unlock_sent() {
+  if (find(Lock::kHeld, static_cast<int>(stack_.size()) - 1) < 0) return false;
+  waiting_ = true;
+  return true;
 }
 
 bool LockStack::unlock(Pc next) {
+  waiting_ = false;
   const int tos = static_cast<int>(stack_.size()) - 1;
   const int l = find(Lock::kHeld, tos);
   const int lr = l < 0 ? -1 : find(Lock::kRetry, l);
@@ -82,12 +129,21 @@ bool LockStack::settle() {
     if (top.lock == Lock::kHeld && top.mask == 0) {
       // Every holder is through: the entry below its LR continues where the L entry was.
       const int lr = find(Lock::kRetry, static_cast<int>(stack_.size()) - 2);
-      if (lr > 0) stack_[static_cast<size_t>(lr - 1)].pc = top.pc;
+      if (lr > 0) {
+        ReconvergenceEntry& below = stack_[static_cast<size_t>(lr - 1)];
+        below.pc = top.pc;
+        if (below.lock == Lock::kNone && below.rpc < kNoRpc && below.rpc != kExitPc)
+          handoff_ = {static_cast<std::size_t>(lr - 1), top.pc, below.rpc};
+      }
       stack_.pop_back();
       continue;
     }
     if (top.lock == Lock::kRetry) {
-      if (top.mask != 0) break;  // the others retry the lock
+      if (top.mask != 0) {
+        // The others retry the lock, or, with queuing, wait for (or start on) their grants.
+        if ((parked_ | granted_) & top.mask) push_granted();
+        break;
+      }
       stack_.pop_back();
       if (lock_counter_ > 0) --lock_counter_;
       continue;
@@ -101,5 +157,23 @@ bool LockStack::settle() {
   }
   return false;
 }
+
+std::string LockStack::report_note() const {
+  // Still on the stack, still short of its RPC, and handed a PC past it: it cannot reconverge.
+  if (handoff_.pc == 0 || handoff_.depth >= stack_.size()) return "";
+  const ReconvergenceEntry& e = stack_[handoff_.depth];
+  if (e.rpc != handoff_.rpc || e.lock != Lock::kNone || handoff_.pc <= handoff_.rpc) return "";
+  return fmt::format(
+      "an unlock sent threads {:#010x} on at PC {:#x}, past their entry's reconvergence point "
+      "{:#x}: the entry cannot pop and the threads below it cannot run (a branch outside the "
+      "critical section reconverging inside it, seed 004 sec. 4.5 Example 12)",
+      e.mask, handoff_.pc, handoff_.rpc);
+}
+
+std::unique_ptr<IReconvergence> make_lock_stack(Pc start, LaneMask threads,
+                                                const config::PluginParams&) {
+  return std::make_unique<LockStack>(start, threads);
+}
+void declare_lock_stack(config::PluginDecl&) {}
 
 }  // namespace simtsync::simt

@@ -9,11 +9,18 @@
 // entry itself; nested locks (sec. 4.4) use a per-warp lock counter (LR entries on the stack)
 // and per-thread unlock counters.
 //
-// Not yet wired to instructions: the decoder has no lock/unlock intrinsics and the unit is not
-// in reconvergence.def (issue 18); the unit tests drive it through IReconvergence.
+// Lock queuing (seed 004 sec. 5.2, 6.3): a request for a held lock waits in the memory
+// partition, so grants come lane by lane and never fail. A grant that arrives while the warp is
+// outside the critical section pushes an L entry at once; one that arrives inside it is kept
+// and pushed when the L entry pops; threads whose requests are still parked are never retried:
+// the warp waits for their grants instead.
+//
+// Registered as `lock_stack` (reconvergence.def); the executor drives it from the lock
+// instructions simtsync_lock/simtsync_unlock (workloads/include/simtsync.cuh).
 #pragma once
 
 #include <array>
+#include <string>
 
 #include "simt/impl/ipdom_stack.h"
 
@@ -23,10 +30,19 @@ class LockStack final : public IpdomStack {
  public:
   LockStack(Pc start, LaneMask threads) : IpdomStack(start, threads) {}
 
-  bool lock_sent(Pc pc) override;
+  LockSend lock_sent(Pc pc) override;
   void lock_replied(LaneMask acquired, Pc next) override;
+  void lock_granted(LaneMask replied, LaneMask acquired, Pc next) override;
+  bool unlock_sent() override;
   bool unlock(Pc next) override;
   bool ready() const override { return !waiting_; }
+  bool lock_semantics() const override { return true; }
+  std::uint64_t lock_entry_pushes() const override { return pushes_; }
+  std::string report_note() const override;
+  // Threads whose lock requests wait in a partition's queue, and those granted but not yet
+  // running their critical section (lock queuing).
+  LaneMask parked() const { return parked_; }
+  LaneMask granted() const { return granted_; }
   std::string name() const override { return "lock_stack"; }
   // LR entries on the stack (the per-warp lock counter of sec. 4.4).
   unsigned lock_counter() const { return lock_counter_; }
@@ -38,9 +54,21 @@ class LockStack final : public IpdomStack {
  private:
   // Index of the topmost entry of `kind` at or below `from` (-1: none).
   int find(ReconvergenceEntry::Lock kind, int from) const;
+  // Lock queuing: the granted threads start their critical section when the LR entry is on top.
+  void push_granted();
 
   unsigned lock_counter_ = 0;
   bool waiting_ = false;                // lock requests are out: the warp is not ready
+  std::uint64_t pushes_ = 0;            // L entries pushed
+  // The last hand-over of a popped L entry's PC to an ordinary entry with an RPC (depth, the
+  // PC handed over, that entry's RPC): Example 12 of sec. 4.5 when the PC lies past the RPC.
+  struct Handoff {
+    std::size_t depth = 0;
+    Pc pc = 0, rpc = 0;
+  } handoff_;
+  LaneMask parked_ = 0;                 // lock queuing: requests not granted yet
+  LaneMask granted_ = 0;                // lock queuing: granted, L entry not pushed yet
+  Pc granted_next_ = 0;                 // where granted threads start (after the lock)
   std::array<unsigned, 64> unlocks_{};  // per-thread unlock counters (warps of up to 64)
 };
 

@@ -138,6 +138,21 @@ GpuParams gpu_params_from(const config::Config& c) {
   h.atomic.ops_per_cycle = u("mem.atomic.ops_per_cycle");
   h.atomic.same_address_interval = u("mem.atomic.same_address_interval");
   h.atomic.latency = u("mem.atomic.latency");
+  {
+    const std::string m = c.get_string("mem.lock_queue.mode");
+    h.lock_queue.mode = m == "ideal"     ? mem::LockQueueMode::kIdeal
+                        : m == "bounded" ? mem::LockQueueMode::kBounded
+                                         : mem::LockQueueMode::kOff;
+    h.lock_queue.queues = u("mem.lock_queue.queues");
+    h.lock_queue.records = u("mem.lock_queue.records");
+    h.lock_queue.backoff = u("mem.lock_queue.backoff");
+    h.lock_queue.record_latency = u("mem.lock_queue.record_latency");
+    if (h.lock_queue.mode != mem::LockQueueMode::kOff && !p.hierarchy)
+      throw usage_error(
+          fmt::format("key 'mem.lock_queue.mode': '{}' needs mem.model=hierarchy "
+                      "(lock queues live in the memory partitions)",
+                      m));
+  }
   mem::DramParams& d = h.dram;
   d.banks = u("mem.dram.banks");
   d.row_bytes = u("mem.dram.row_bytes");

@@ -14,7 +14,7 @@ std::uint64_t key(int sm, bool shared, Addr a) {
 }
 
 bool shared_lane(const func::MemAccess& acc, const func::ExecInst& in, unsigned lane) {
-  return in.lock_op != func::LockBitOp::kNone ||
+  return in.lock_op != func::IntrinsicOp::kNone ||
          acc.space[lane] == static_cast<std::uint8_t>(ptx::Space::kShared);
 }
 
@@ -70,7 +70,7 @@ void SyncStatus::on_memory(int sm, const sm::MemoryEvent& e) {
   // Any other write to a held word releases it.
   if (owner_.empty()) return;
   const bool writes = in.op == ptx::Opcode::kSt || in.op == ptx::Opcode::kRed ||
-                      in.op == ptx::Opcode::kAtom || in.lock_op == func::LockBitOp::kStoreUnlock;
+                      in.op == ptx::Opcode::kAtom || in.lock_op == func::IntrinsicOp::kStoreUnlock;
   if (!writes) return;
   for (LaneMask m = e.lanes; m; m &= m - 1) {
     const auto l = static_cast<unsigned>(std::countr_zero(m));

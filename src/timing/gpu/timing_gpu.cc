@@ -60,6 +60,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   func::LaunchInfo li = func::make_launch_info(kernel, grid, block, ws, dynamic_shared);
   li.lock_bits = p_.sm.shared_lock_bits;
   li.reconvergence = &p_.reconvergence;
+  li.lock_queue = p_.hierarchy && p_.hier.lock_queue.mode != mem::LockQueueMode::kOff;
   Launch l(p_, prog, li);
   l.gmem = &mem;
   func::create_grid(prog, l.li, false, l.ctas, l.warps);

@@ -5,8 +5,14 @@
 
 namespace simtsync::mem {
 
-AtomicUnit::AtomicUnit(const AtomicParams& p, IAtomicLanes& lanes)
-    : p_(p), lanes_(lanes), queue_(std::max(1u, p.queue)), out_(std::max(1u, p.queue)) {
+AtomicUnit::AtomicUnit(const AtomicParams& p, IAtomicLanes& lanes, const LockQueueParams& lq)
+    : p_(p),
+      lanes_(lanes),
+      queue_(std::max(1u, p.queue)),
+      out_(std::max(1u, p.queue)),
+      lq_(lq),
+      locks_(lq),
+      backoff_(std::max(1u, p.queue) * 64) {
   p_.ops_per_cycle = std::max(1u, p_.ops_per_cycle);
 }
 
@@ -19,8 +25,53 @@ bool AtomicUnit::push(const Packet& p, std::uint64_t now) {
   return true;
 }
 
+bool AtomicUnit::execute_lane(Item& it, unsigned lane, std::uint64_t now) {
+  const std::uint64_t bit = std::uint64_t{1} << lane;
+  const Addr a = lanes_.lane_address(it.p, lane);
+  auto f = addr_free_.find(a);
+  if (f != addr_free_.end() && f->second > now) {
+    ++stats_.address_stall_cycles;
+    return false;
+  }
+  if (it.remaining == bit && out_.full()) return false;  // no room to reply
+  const int kind = lq_.mode == LockQueueMode::kOff ? 0 : lanes_.lock_kind(it.p);
+  using Admit = LockQueueTable::Admit;
+  // A hand-over is already the queue's head: it takes the lock without asking again.
+  const Admit admit = kind == 1 && !it.p.grant ? locks_.lock(a, it.p, lane, now) : Admit::kProceed;
+  it.remaining &= ~bit;
+  ++stats_.ops;
+  if (admit == Admit::kParked) {
+    // It waits in the queue instead of failing: no memory operation, no reply now.
+    it.parked |= bit;
+    lanes_.parked(it.p);
+    return true;
+  }
+  it.turned_away |= admit == Admit::kTurnedAway;
+  const bool ok = lanes_.perform_lane(it.p, lane);
+  addr_free_[a] = now + p_.same_address_interval;
+  if (kind == 1 && admit == Admit::kProceed && !ok) locks_.abandon(a);
+  LockRecord next;
+  if (kind == 2 && locks_.unlock(a, now, next)) {
+    // The lock passes to the next record: its request goes again, ahead of new ones (sec. 6.3).
+    const unsigned cost = lq_.mode == LockQueueMode::kBounded ? lq_.record_latency : 0;
+    Packet g = next.p;
+    g.grant = true;
+    grants_.push_back(Item{g, now + cost, g.lanes});
+  }
+  return true;
+}
+
 void AtomicUnit::tick(std::uint64_t now) {
   unsigned budget = p_.ops_per_cycle;
+  // Hand-overs of queued locks first: priority over incoming requests (seed 004 sec. 6.3).
+  while (budget > 0 && !grants_.empty() && grants_.front().arrived <= now) {
+    Item& g = grants_.front();
+    if (!execute_lane(g, static_cast<unsigned>(std::countr_zero(g.remaining)), now)) break;
+    --budget;
+    out_.try_push(g.p, now + p_.latency);
+    ++stats_.packets;
+    grants_.pop_front();
+  }
   while (budget > 0 && !queue_.empty()) {
     Item& it = queue_.front();
     if (!head_started_) {
@@ -31,22 +82,19 @@ void AtomicUnit::tick(std::uint64_t now) {
       // An atomic packet without lanes (cannot happen from the coalescer) still replies.
       if (out_.full()) break;
     } else {
-      const auto lane = static_cast<unsigned>(std::countr_zero(it.remaining));
-      const Addr a = lanes_.lane_address(it.p, lane);
-      auto f = addr_free_.find(a);
-      if (f != addr_free_.end() && f->second > now) {
-        ++stats_.address_stall_cycles;
-        break;
-      }
-      if (it.remaining == (std::uint64_t{1} << lane) && out_.full()) break;  // no room to reply
-      lanes_.perform_lane(it.p, lane);
-      addr_free_[a] = now + p_.same_address_interval;
-      it.remaining &= it.remaining - 1;
-      ++stats_.ops;
+      if (!execute_lane(it, static_cast<unsigned>(std::countr_zero(it.remaining)), now)) break;
       --budget;
       if (it.remaining != 0) continue;
     }
-    out_.try_push(it.p, now + p_.latency);
+    Packet r = it.p;
+    r.lanes &= ~it.parked;
+    if (it.parked != 0 && r.lanes == 0) {
+      lanes_.dropped(it.p);  // every lane waits in a queue: nothing to answer yet
+    } else if (it.turned_away && !backoff_.full()) {
+      backoff_.try_push(r, now + p_.latency + lq_.backoff);
+    } else {
+      out_.try_push(r, now + p_.latency);
+    }
     ++stats_.packets;
     queue_.pop();
     head_started_ = false;

@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <iterator>
 #include <unordered_map>
 
 #include "common/stat_table.h"
+#include "timing/mem/lock_queue.h"
 #include "timing/mem/mem_params.h"
 #include "timing/mem/packet.h"
 
@@ -24,6 +26,15 @@ class IAtomicLanes {
   // Applies one lane's operation; returns true when it succeeded (a compare-and-swap that
   // swapped; every other operation succeeds). The outcome also lands in the request's access.
   virtual bool perform_lane(const Packet& p, unsigned lane) = 0;
+  // Lock queuing (lock_queue.h): what the packet's instruction is (0: neither, 1: a lock
+  // instruction, 2: an unlock); a lane of `p` parked (its reply comes later, in a packet of its
+  // own); `p` needs no reply (every lane parked).
+  virtual int lock_kind(const Packet& p) const {
+    (void)p;
+    return 0;
+  }
+  virtual void parked(const Packet& p) { (void)p; }
+  virtual void dropped(const Packet& p) { (void)p; }
 };
 
 struct AtomicStats {
@@ -45,27 +56,41 @@ inline constexpr StatField<AtomicStats> kAtomicStatFields[] = {
 
 class AtomicUnit {
  public:
-  AtomicUnit(const AtomicParams& p, IAtomicLanes& lanes);
+  AtomicUnit(const AtomicParams& p, IAtomicLanes& lanes,
+             const LockQueueParams& lq = LockQueueParams{});
 
   bool can_accept() const { return !queue_.full(); }
   bool push(const Packet& p, std::uint64_t now);
   void tick(std::uint64_t now);  // one L2 cycle
-  bool has_reply(std::uint64_t now) const { return out_.ready(now); }
-  Packet& front_reply() { return out_.front(); }
-  void pop_reply() { out_.pop(); }
-  bool busy() const { return !queue_.empty() || !out_.empty(); }
+  bool has_reply(std::uint64_t now) const { return out_.ready(now) || backoff_.ready(now); }
+  Packet& front_reply(std::uint64_t now) {
+    return out_.ready(now) ? out_.front() : backoff_.front();
+  }
+  void pop_reply(std::uint64_t now) { out_.ready(now) ? out_.pop() : backoff_.pop(); }
+  bool busy() const {
+    return !queue_.empty() || !out_.empty() || !grants_.empty() || !backoff_.empty();
+  }
   const AtomicStats& stats() const { return stats_; }
+  const LockQueueTable& lock_queues() const { return locks_; }
 
  private:
   struct Item {
     Packet p;
     std::uint64_t arrived;
-    std::uint64_t remaining;  // lanes not yet executed
+    std::uint64_t remaining;   // lanes not yet executed
+    std::uint64_t parked = 0;  // lanes parked in a lock queue (they reply on their own)
+    bool turned_away = false;  // a lane found its lock queue full: the reply backs off
   };
+  // One lane operation of `it` (false: it must wait; nothing changed).
+  bool execute_lane(Item& it, unsigned lane, std::uint64_t now);
   AtomicParams p_;
   IAtomicLanes& lanes_;
   BoundedQueue<Item> queue_;
   DelayPipe<Packet> out_;
+  LockQueueParams lq_;
+  LockQueueTable locks_;
+  std::deque<Item> grants_;    // hand-overs, ahead of new requests (arrived: when they may go)
+  DelayPipe<Packet> backoff_;  // replies of turned-away lock requests
   std::unordered_map<Addr, std::uint64_t> addr_free_;  // address -> cycle it is free again
   bool head_started_ = false;
   std::uint64_t last_prune_ = 0;

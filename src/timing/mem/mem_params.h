@@ -53,6 +53,17 @@ struct AtomicParams {                  // mem.atomic.* (one unit per L2 slice)
   unsigned latency = 20;               // mem.atomic.latency: unit pipeline, L2 cycles
 };
 
+// Lock queuing in the memory partitions (lock_queue.h, seed 004 sec. 5.2).
+enum class LockQueueMode : std::uint8_t { kOff, kIdeal, kBounded };
+
+struct LockQueueParams {  // mem.lock_queue.*
+  LockQueueMode mode = LockQueueMode::kOff;
+  unsigned queues = 64;         // bounded: queues per partition
+  unsigned records = 32;        // bounded: records per queue
+  unsigned backoff = 100;       // bounded: L2 cycles before a turned-away request's reply
+  unsigned record_latency = 0;  // bounded: L2 cycles a record read/write adds to a hand-over
+};
+
 struct DramParams {  // mem.dram.* (one channel per memory partition)
   unsigned banks = 16;
   unsigned row_bytes = 2048;  // bytes of one row of one bank (the page)
@@ -90,6 +101,7 @@ struct HierarchyParams {
   DramParams dram;
   AddressMapParams map;
   ClockParams clock;
+  LockQueueParams lock_queue;   // mem.lock_queue.*
   unsigned request_slots = 64;  // mem.requests_per_sm: warp requests in flight per SM
 };
 

@@ -36,6 +36,10 @@ struct MemRequest {
   // separately, such as lock queuing); 0 = every lane. The SM completes the instruction when
   // all its lanes are back.
   std::uint64_t lanes = 0;
+  // A response for some lanes while others are still out (lock queuing), or the last response
+  // of a request whose lanes waited in lock queues: neither holds a request slot any more.
+  bool partial = false;
+  bool no_slot = false;
   unsigned unit_bytes = 0;     // kUnit: bytes moved
   std::uint64_t unit_tag = 0;  // kUnit: the unit's tag, echoed in the response
 };

@@ -56,6 +56,8 @@ bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
   Req& q = reqs_[id];
   q.r = r;
   q.performed = false;
+  q.parked = 0;
+  q.released = false;
   const PacketKind kind = r.kind == ReqKind::kLoad    ? PacketKind::kLoad
                           : r.kind == ReqKind::kStore ? PacketKind::kStore
                                                       : PacketKind::kAtomic;
@@ -110,8 +112,10 @@ bool MemoryHierarchy::pop_response(int sm, Cycle, MemRequest& out) {
   if (s.responses.empty()) return false;
   out = s.responses.front();
   s.responses.pop_front();
-  --s.in_flight;
-  --outstanding_;
+  if (!out.partial && !out.no_slot) {
+    --s.in_flight;
+    --outstanding_;
+  }
   return true;
 }
 
@@ -132,13 +136,63 @@ bool MemoryHierarchy::perform_lane(const Packet& p, unsigned lane) {
   return ok != 0;
 }
 
-void MemoryHierarchy::complete(const Packet& p, Cycle now) {
-  const int lvl = std::min<int>(p.level, 2);
-  st_.latency_sum[lvl] += now - p.born;
-  st_.latency_count[lvl]++;
+int MemoryHierarchy::lock_kind(const Packet& p) const {
+  const func::MemAccess* acc = reqs_[p.req].r.access;
+  if (!acc) return 0;
+  return acc->inst->lock_op == func::IntrinsicOp::kLock     ? 1
+         : acc->inst->lock_op == func::IntrinsicOp::kUnlock ? 2
+                                                            : 0;
+}
+
+void MemoryHierarchy::parked(const Packet& p) {
   Req& q = reqs_[p.req];
-  if (--q.remaining != 0) return;
-  sms_[static_cast<size_t>(q.r.sm)].responses.push_back(q.r);
+  ++q.remaining;  // the lane's grant comes back as a packet of its own
+  ++q.parked;
+}
+
+void MemoryHierarchy::dropped(const Packet& p) {
+  Packet none = p;
+  none.lanes = 0;
+  complete(none, last_now_);
+}
+
+void MemoryHierarchy::complete(const Packet& p, Cycle now) {
+  Req& q = reqs_[p.req];
+  if (p.lanes != 0) {
+    const int lvl = std::min<int>(p.level, 2);
+    st_.latency_sum[lvl] += now - p.born;
+    st_.latency_count[lvl]++;
+  }
+  if (p.grant) --q.parked;
+  SmSide& s = sms_[static_cast<size_t>(q.r.sm)];
+  if (--q.remaining != 0) {
+    // Lock queuing: the lanes of a lock instruction answered now reach the warp at once (seed
+    // 004 sec. 6.3): a lane that took its lock must not wait for a warp-mate's queued request
+    // (which may wait for a lock another warp's waiting lane holds).
+    if (p_.lock_queue.mode == LockQueueMode::kOff || lock_kind(p) != 1) return;
+    if (p.lanes != 0) {
+      MemRequest part = q.r;
+      part.lanes = p.lanes;
+      part.partial = true;
+      s.responses.push_back(part);
+    }
+    if (q.remaining == q.parked && !q.released) {
+      // Only queued lanes are left: they hold no request slot of the SM while they wait.
+      q.released = true;
+      --s.in_flight;
+      --outstanding_;
+      ++s.parked;
+    }
+    return;
+  }
+  MemRequest last = q.r;
+  if (q.released) {
+    last.no_slot = true;
+    --s.parked;
+  }
+  s.responses.push_back(last);
+  q.parked = 0;
+  q.released = false;
   free_reqs_.push_back(p.req);
 }
 
@@ -171,7 +225,7 @@ unsigned MemoryHierarchy::reply_bytes(const Packet& p) const {
 void MemoryHierarchy::tick_core(Cycle now) {
   for (size_t i = 0; i < sms_.size(); ++i) {
     SmSide& s = sms_[i];
-    if (s.in_flight == 0) continue;  // nothing of this SM is anywhere in the hierarchy
+    if (s.in_flight == 0 && s.parked == 0) continue;  // nothing of this SM is in the hierarchy
     const auto sm = static_cast<unsigned>(i);
     // Replies: fills install their line and complete the loads waiting on it.
     while (rep_net_.ready(sm)) {
@@ -202,9 +256,14 @@ void MemoryHierarchy::tick_core(Cycle now) {
         ++st_.coalescer_busy_cycles;
       }
     }
-    // Misses enter the request network.
-    for (L1Cache* c : {s.l1.get(), s.cc.get()})
+    // Misses enter the request network. The two caches take turns going first: with data
+    // misses always waiting (a storm of lock retries), a fixed order starved instruction and
+    // constant fills behind them.
+    L1Cache* order[2] = {s.l1.get(), s.cc.get()};
+    if (s.cc_first) std::swap(order[0], order[1]);
+    for (L1Cache* c : order)
       while (c->has_miss() && req_net_.can_inject(sm)) {
+        s.cc_first = c == s.l1.get();  // the other one first next time
         const Packet& m = c->front_miss();
         req_net_.inject(sm, static_cast<unsigned>(m.partition), m, request_bytes(m));
         c->pop_miss();
@@ -266,6 +325,9 @@ void add_cache(CacheStats& a, const CacheStats& b) {
 void add_atomic(AtomicStats& a, const AtomicStats& b) {
   simtsync::accumulate<AtomicStats>(a, b, kAtomicStatFields);
 }
+void add_lock_queue(LockQueueStats& a, const LockQueueStats& b) {
+  simtsync::accumulate<LockQueueStats>(a, b, kLockQueueStatFields);
+}
 void add_dram(DramStats& a, const DramStats& b) {
   simtsync::accumulate<DramStats>(a, b, kDramStatFields);
 }
@@ -280,6 +342,7 @@ void accumulate(HierarchyStats& a, const HierarchyStats& b) {
   add_cache(a.const_cache, b.const_cache);
   add_cache(a.l2, b.l2);
   add_atomic(a.atomic, b.atomic);
+  add_lock_queue(a.lock_queue, b.lock_queue);
   add_dram(a.dram, b.dram);
   add_icnt(a.icnt_request, b.icnt_request);
   add_icnt(a.icnt_reply, b.icnt_reply);
@@ -295,6 +358,7 @@ HierarchyStats MemoryHierarchy::stats() const {
   for (const auto& mp : parts_) {
     add_cache(h.l2, mp->l2().stats());
     add_atomic(h.atomic, mp->atomics().stats());
+    add_lock_queue(h.lock_queue, mp->atomics().lock_queues().stats());
     DramStats d = mp->dram().stats();
     d.cycles = 0;
     add_dram(h.dram, d);

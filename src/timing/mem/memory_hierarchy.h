@@ -25,6 +25,7 @@ namespace simtsync::mem {
 struct HierarchyStats {
   CacheStats l1, const_cache, l2;
   AtomicStats atomic;
+  LockQueueStats lock_queue;
   DramStats dram;
   IcntStats icnt_request, icnt_reply;
   std::uint64_t requests[3] = {};  // warp requests: load, store, atomic
@@ -89,12 +90,16 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
     MemRequest r;
     unsigned remaining = 0;
     bool performed = false;
+    unsigned parked = 0;    // lanes waiting in lock queues (each comes back as a grant packet)
+    bool released = false;  // only parked lanes are left: the SM's request slot was freed
   };
   struct SmSide {
     std::vector<Packet> pending;  // packets of the request entering L1, in order
     std::size_t next = 0;
     std::unique_ptr<L1Cache> l1, cc;
     unsigned in_flight = 0;
+    unsigned parked = 0;    // requests whose only lanes left wait in lock queues
+    bool cc_first = false;  // the constant/instruction cache's misses inject first this cycle
     std::deque<MemRequest> responses;
     std::vector<Packet> done;  // scratch
   };
@@ -102,6 +107,9 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   void perform(const Packet& p) override;
   Addr lane_address(const Packet& p, unsigned lane) const override;
   bool perform_lane(const Packet& p, unsigned lane) override;
+  int lock_kind(const Packet& p) const override;
+  void parked(const Packet& p) override;
+  void dropped(const Packet& p) override;
   void complete(const Packet& p, Cycle now);
   unsigned request_bytes(const Packet& p) const;
   unsigned reply_bytes(const Packet& p) const;

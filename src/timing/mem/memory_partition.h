@@ -12,7 +12,9 @@ class MemoryPartition {
  public:
   MemoryPartition(const HierarchyParams& p, const AddressMap& map, IPerform& perf,
                   IAtomicLanes& lanes)
-      : atomics_(p.atomic, lanes), dram_(p.dram), l2_(p.l2, map, perf, atomics_, dram_) {}
+      : atomics_(p.atomic, lanes, p.lock_queue),
+        dram_(p.dram),
+        l2_(p.l2, map, perf, atomics_, dram_) {}
 
   L2Slice& l2() { return l2_; }
   AtomicUnit& atomics() { return atomics_; }
@@ -30,14 +32,14 @@ class MemoryPartition {
   // The next reply ready to enter the interconnect, if any.
   Packet* reply(std::uint64_t l2_now) {
     if (l2_.has_reply(l2_now)) return &l2_.front_reply();
-    if (atomics_.has_reply(l2_now)) return &atomics_.front_reply();
+    if (atomics_.has_reply(l2_now)) return &atomics_.front_reply(l2_now);
     return nullptr;
   }
   void pop_reply(std::uint64_t l2_now) {
     if (l2_.has_reply(l2_now))
       l2_.pop_reply();
     else
-      atomics_.pop_reply();
+      atomics_.pop_reply(l2_now);
   }
 
  private:

@@ -58,6 +58,12 @@ struct WarpSlot {
   Scoreboard sb;
   unsigned pending_loads = 0;   // loads and atomics in flight
   unsigned pending_stores = 0;  // stores in flight (fences wait for them)
+  // A lock instruction's replies are out (seed 004 sec. 6.2): the warp issues nothing until its
+  // reconvergence unit is ready again.
+  bool lock_wait = false;
+  // Lock instructions among pending_loads: with lock queuing a lock's parked lanes stay out
+  // while its granted lanes run the critical section and unlock.
+  unsigned pending_locks = 0;
   bool done = false;            // every thread exited; waits for memory, then CTA exit
   std::uint64_t issued = 0;     // instructions issued (a per-warp counter policies may read)
   // A shared-memory atomic running as Fermi's retry loop (sm.shared.atomics = lock_loop, seed

@@ -128,6 +128,13 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   if (w.state == func::WarpState::kFinished) return StallKind::kExit;
   if (w.state == func::WarpState::kAtBarrier) return StallKind::kBarrier;
   if (ws.atomic_loop.acc) return issue_atomic_step(slot, now);
+  if (ws.lock_wait) {
+    if (!w.simt->ready()) {
+      blocked_ |= std::uint64_t{1} << slot;  // a lock reply clears it (finish_access)
+      return StallKind::kData;
+    }
+    ws.lock_wait = false;
+  }
   const Pc pc = w.simt->pc();
   if (ws.ib_count == 0) {
     if (ws.fetch_stop && ex_.peek(w) == nullptr) {
@@ -156,7 +163,12 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
     return StallKind::kData;
   }
   const ptx::UnitClass uc = ptx::opcode_unit(in.op);
-  if (uc == ptx::UnitClass::kFence && (ws.pending_stores > 0 || ws.pending_loads > 0)) {
+  // An unlock releases: it waits for the warp's earlier memory operations, as a fence before
+  // the releasing store would (the critical section's writes are visible to the next holder).
+  // Neither waits for a lock instruction whose lanes wait in a lock queue (they wait for a
+  // lock, perhaps this warp's own, not for memory).
+  const bool release = uc == ptx::UnitClass::kFence || in.lock_op == func::IntrinsicOp::kUnlock;
+  if (release && (ws.pending_stores > 0 || ws.pending_loads > ws.pending_locks)) {
     blocked_ |= std::uint64_t{1} << slot;
     return StallKind::kData;
   }
@@ -195,6 +207,8 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
       long_latency_issued_ = true;
     }
     ldst_queue_.push_back({slot, acc});
+    ws.lock_wait = func::is_lock_inst(in.lock_op);
+    ws.pending_locks += in.lock_op == func::IntrinsicOp::kLock;
     const bool atomic = in.op == ptx::Opcode::kAtom || in.op == ptx::Opcode::kRed;
     if (atomic && p_.shared_lock_loop &&
         static_cast<ptx::Space>(acc->space[func::first_lane(acc->mask)]) == ptx::Space::kShared) {

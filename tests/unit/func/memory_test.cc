@@ -550,7 +550,7 @@ TEST(LockBits, ALockAttemptDecodesToOneOperationWithItsPredicate) {
   const DecodedFunction& k = *prog.kernel("k");
   const ExecInst* ldslk = nullptr;
   for (const ExecInst& e : k.code)
-    if (e.lock_op == LockBitOp::kLoadLock && !ldslk) ldslk = &e;
+    if (e.lock_op == IntrinsicOp::kLoadLock && !ldslk) ldslk = &e;
   ASSERT_NE(ldslk, nullptr);
   // At the st.param's PC: st.param, call, ld.param, and, setp are one operation whose
   // destinations are the packed result, the and's result and the predicate.
@@ -563,7 +563,7 @@ TEST(LockBits, ALockAttemptDecodesToOneOperationWithItsPredicate) {
   EXPECT_EQ(ldslk->fallthrough(), ldslk->pc + 5 * kInstSize);
   // The guarded STSUL's st.params are unguarded: it stays a call (the slower, equal form).
   for (const ExecInst& e : k.code)
-    if (e.lock_op == LockBitOp::kStoreUnlock) {
+    if (e.lock_op == IntrinsicOp::kStoreUnlock) {
       EXPECT_EQ(e.mem.base, MemRef::Base::kNone);
     }
 
@@ -592,14 +592,14 @@ TEST(LockBits, AnUnlockDecodesToOneOperation) {
   const Program prog(module, mem);
   unsigned stsul = 0, ldslk = 0;
   for (const ExecInst& e : prog.kernel("k")->code) {
-    if (e.lock_op == LockBitOp::kStoreUnlock && e.mem.base != MemRef::Base::kNone) {
+    if (e.lock_op == IntrinsicOp::kStoreUnlock && e.mem.base != MemRef::Base::kNone) {
       ++stsul;
       EXPECT_EQ(e.span, 3u);
       ASSERT_EQ(e.nsrc, 1u);
       EXPECT_EQ(e.src[0].kind, Src::Kind::kImm);
       EXPECT_EQ(e.src[0].imm, 1234u);
     }
-    ldslk += e.lock_op == LockBitOp::kLoadLock && e.mem.base != MemRef::Base::kNone ? 1 : 0;
+    ldslk += e.lock_op == IntrinsicOp::kLoadLock && e.mem.base != MemRef::Base::kNone ? 1 : 0;
   }
   EXPECT_EQ(stsul, 1u);
   EXPECT_EQ(ldslk, 2u);

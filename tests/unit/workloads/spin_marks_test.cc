@@ -83,6 +83,17 @@ const std::map<std::string, std::vector<int>>& expected() {
       {"bh/bh.ptx:bh_st", {1}},
       {"bh/bh_st_mimd.ptx:bh_st_mimd", {2}},
       {"apriori/apriori.ptx:apriori_insert", {2}},
+      // Lock instructions (seed 004): simtsync_lock is no loop of the program, so no mark,
+      // except where the kernel re-reads a slot it found locked (bh_tb_lockinst) and in the
+      // wait for the other threads of Example 12 (lockinst_ex12).
+      {"ht/ht_lockinst.ptx:ht_insert_lockinst", {}},
+      {"atm/atm_lockinst.ptx:atm_lockinst", {}},
+      {"interac/interac_lockinst.ptx:interac_lockinst", {}},
+      {"apriori/apriori_lockinst.ptx:apriori_insert_lockinst", {}},
+      {"apriori/apriori_lockinst.ptx:apriori_insert", {2}},  // apriori.cu, included
+      {"bh/bh_tb_lockinst.ptx:bh_tb_lockinst", {1}},
+      {"lockinst_limits/lockinst_limits.ptx:lockinst_ex12", {1}},
+      {"lockinst_limits/lockinst_limits.ptx:lockinst_ex13", {}},
       // Synchronization-free, or waiting only at barriers: no mark.
       {"nw/nw_dp.ptx:nw_dp1", {}},
       {"nw/nw_dp.ptx:nw_dp2", {}},
