@@ -373,20 +373,22 @@ void Executor::perform(Warp& w, MemAccess& acc) {
             nv = b;
             stats_.unlock_requests += in.lock_op == IntrinsicOp::kUnlock;
             break;
-          case Mod::kCasOp:
-            if (trunc_bytes(old, n) == trunc_bytes(b, n)) {
+          case Mod::kCasOp: {
+            const bool swapped = trunc_bytes(old, n) == trunc_bytes(b, n);
+            if (swapped) {
               nv = c;
             } else {
               ok &= ~(LaneMask{1} << l);
             }
             if (in.lock_op == IntrinsicOp::kLock) {
               ++stats_.lock_requests;
-              stats_.lock_acquired += nv == c;
+              stats_.lock_acquired += swapped;
             } else {
               ++stats_.cas_attempts;
-              stats_.cas_failures += nv != c;
+              stats_.cas_failures += !swapped;
             }
             break;
+          }
           default:
             fault(w, l, in, fmt::format("atomic operation .{} is not supported", ptx::mod_name(op)));
         }

@@ -62,3 +62,8 @@ foreach(w lockinst_ex12 lockinst_ex13)
   simtsync_e2e(${w}_mimd 0 "VALIDATED" ${exe} run ${w} ${t} --mode functional
                --set func.warp_size=1)
 endforeach()
+
+# Lock queues live in the memory partitions: asking for them with the fixed-latency memory is a
+# configuration error naming the key.
+simtsync_e2e(lock_queue_needs_hierarchy 2 "key 'mem.lock_queue.mode': 'ideal' needs mem.model=hierarchy"
+             ${exe} run ht_lockinst ${t} --set mem.model=simple ${lock_queue})

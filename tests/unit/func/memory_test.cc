@@ -111,6 +111,10 @@ TEST(Memory, GlobalAtomicsBitwiseExchCas) {
   unsigned winner = static_cast<unsigned>(fin - (u64{2} << 32));
   ASSERT_LT(winner, kWarp);
   for (unsigned t = 0; t < kWarp; ++t) EXPECT_EQ(o.at(t, 2), t == winner ? u64{1} << 32 : fin) << t;
+  // One winner per compare-and-swap; a failed one whose word already holds the value it would
+  // have written (threads 1-31 of the b32 one: 100) still failed.
+  EXPECT_EQ(o.result.stats.cas_attempts, 2u * kWarp);
+  EXPECT_EQ(o.result.stats.cas_failures, 2u * kWarp - 2);
 }
 
 TEST(Memory, SharedAtomics) {
