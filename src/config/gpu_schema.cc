@@ -259,7 +259,8 @@ void add_hierarchy(Schema& s) {
                   "released, instead of failing and being retried. `ideal`: unbounded, free "
                   "queues (the thesis's model); `bounded`: mem.lock_queue.queues queues of "
                   "mem.lock_queue.records records per partition, requests that find no room are "
-                  "turned away and back off",
+                  "turned away and back off, and queue records are read and written through "
+                  "the partition's L2 slice (and DRAM on a miss)",
                   "seed 004 sec. 5.2.1, 6.3 (ideal); sec. 9.2.1 (bounded, future work)")
       .add_int("mem.lock_queue.queues", 64, 1, 1 << 20,
                "Bounded lock queuing: queues (lock words) per memory partition", "estimate")
@@ -269,10 +270,6 @@ void add_hierarchy(Schema& s) {
                "Bounded lock queuing: L2 cycles a turned-away request's failure reply waits "
                "before it leaves (the warp backs off before retrying)",
                "estimate")
-      .add_int("mem.lock_queue.record_latency", 20, 0, 100000,
-               "Bounded lock queuing: L2 cycles reading the next record adds to a hand-over "
-               "(records live in memory, cached in L2: an L2 hit)",
-               "estimate (mem.l2.latency)")
       .add_int("mem.dram.banks", 16, 1, 1024, "DRAM banks per channel",
                std::string(kGtx480Cfg) + " -gpgpu_dram_timing_opt nbk=16")
       .add_int("mem.dram.row_bytes", 2048, 64, 1 << 24, "Bytes of one row of one bank", "estimate")

@@ -146,7 +146,8 @@ GpuParams gpu_params_from(const config::Config& c) {
     h.lock_queue.queues = u("mem.lock_queue.queues");
     h.lock_queue.records = u("mem.lock_queue.records");
     h.lock_queue.backoff = u("mem.lock_queue.backoff");
-    h.lock_queue.record_latency = u("mem.lock_queue.record_latency");
+    h.lock_queue.line_bytes = u("mem.l2.line_bytes");
+    h.lock_queue.sector_bytes = u("mem.l1.sector_bytes");
     if (h.lock_queue.mode != mem::LockQueueMode::kOff && !p.hierarchy)
       throw usage_error(
           fmt::format("key 'mem.lock_queue.mode': '{}' needs mem.model=hierarchy "

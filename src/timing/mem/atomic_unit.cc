@@ -37,13 +37,18 @@ bool AtomicUnit::execute_lane(Item& it, unsigned lane, std::uint64_t now) {
   const int kind = lq_.mode == LockQueueMode::kOff ? 0 : lanes_.lock_kind(it.p);
   using Admit = LockQueueTable::Admit;
   // A hand-over is already the queue's head: it takes the lock without asking again.
-  const Admit admit = kind == 1 && !it.p.grant ? locks_.lock(a, it.p, lane, now) : Admit::kProceed;
+  const bool bounded = lq_.mode == LockQueueMode::kBounded;
+  ops_.clear();
+  const Admit admit = kind == 1 && !it.p.grant
+                          ? locks_.lock(a, it.p, lane, now, bounded ? &ops_ : nullptr)
+                          : Admit::kProceed;
   it.remaining &= ~bit;
   ++stats_.ops;
   if (admit == Admit::kParked) {
     // It waits in the queue instead of failing: no memory operation, no reply now.
     it.parked |= bit;
     lanes_.parked(it.p);
+    send_records();
     return true;
   }
   it.turned_away |= admit == Admit::kTurnedAway;
@@ -51,26 +56,54 @@ bool AtomicUnit::execute_lane(Item& it, unsigned lane, std::uint64_t now) {
   addr_free_[a] = now + p_.same_address_interval;
   if (kind == 1 && admit == Admit::kProceed && !ok) locks_.abandon(a);
   LockRecord next;
-  if (kind == 2 && locks_.unlock(a, now, next)) {
-    // The lock passes to the next record: its request goes again, ahead of new ones (sec. 6.3).
-    const unsigned cost = lq_.mode == LockQueueMode::kBounded ? lq_.record_latency : 0;
+  if (kind == 2 && locks_.unlock(a, now, next, bounded ? &ops_ : nullptr)) {
+    // The lock passes to the next record: its request goes again, ahead of new ones (sec. 6.3);
+    // bounded, once the record has been read from memory.
     Packet g = next.p;
     g.grant = true;
-    grants_.push_back(Item{g, now + cost, g.lanes});
+    Item gi{g, bounded ? ~std::uint64_t{0} : now, g.lanes};
+    gi.token = next_token_++;
+    grants_.push_back(gi);
   }
+  send_records();
   return true;
+}
+
+void AtomicUnit::send_records() {
+  for (const RecordOp& op : ops_) {
+    Packet r;
+    r.kind = op.write ? PacketKind::kStore : PacketKind::kLoad;
+    r.line = op.addr / lq_.line_bytes * lq_.line_bytes;
+    r.sectors = 1u << ((op.addr - r.line) / std::max(1u, lq_.sector_bytes));
+    r.internal = op.write ? 1 : 2;
+    r.req = op.write ? 0 : grants_.back().token;  // a read is always the last hand-over's
+    r.bypass_l1 = true;
+    record_out_.push_back(r);
+  }
+  ops_.clear();
+}
+
+void AtomicUnit::record_read_done(const Packet& p, std::uint64_t now) {
+  for (Item& g : grants_)
+    if (g.token == p.req) {
+      g.arrived = now;
+      return;
+    }
 }
 
 void AtomicUnit::tick(std::uint64_t now) {
   unsigned budget = p_.ops_per_cycle;
   // Hand-overs of queued locks first: priority over incoming requests (seed 004 sec. 6.3).
-  while (budget > 0 && !grants_.empty() && grants_.front().arrived <= now) {
-    Item& g = grants_.front();
-    if (!execute_lane(g, static_cast<unsigned>(std::countr_zero(g.remaining)), now)) break;
+  for (auto g = grants_.begin(); budget > 0 && g != grants_.end();) {
+    if (g->arrived > now) {  // its record is still being read (bounded)
+      ++g;
+      continue;
+    }
+    if (!execute_lane(*g, static_cast<unsigned>(std::countr_zero(g->remaining)), now)) break;
     --budget;
-    out_.try_push(g.p, now + p_.latency);
+    out_.try_push(g->p, now + p_.latency);
     ++stats_.packets;
-    grants_.pop_front();
+    g = grants_.erase(g);
   }
   while (budget > 0 && !queue_.empty()) {
     Item& it = queue_.front();

@@ -10,6 +10,7 @@
 #include <deque>
 #include <iterator>
 #include <unordered_map>
+#include <vector>
 
 #include "common/stat_table.h"
 #include "timing/mem/lock_queue.h"
@@ -68,8 +69,15 @@ class AtomicUnit {
   }
   void pop_reply(std::uint64_t now) { out_.ready(now) ? out_.pop() : backoff_.pop(); }
   bool busy() const {
-    return !queue_.empty() || !out_.empty() || !grants_.empty() || !backoff_.empty();
+    return !queue_.empty() || !out_.empty() || !grants_.empty() || !backoff_.empty() ||
+           !record_out_.empty();
   }
+  // Bounded lock queuing: the record reads and writes the unit makes, for the L2 slice, and the
+  // slice's answer to a hand-over's record read (the hand-over may go).
+  bool has_record_op() const { return !record_out_.empty(); }
+  const Packet& front_record_op() const { return record_out_.front(); }
+  void pop_record_op() { record_out_.pop_front(); }
+  void record_read_done(const Packet& p, std::uint64_t now);
   const AtomicStats& stats() const { return stats_; }
   const LockQueueTable& lock_queues() const { return locks_; }
 
@@ -80,7 +88,9 @@ class AtomicUnit {
     std::uint64_t remaining;   // lanes not yet executed
     std::uint64_t parked = 0;  // lanes parked in a lock queue (they reply on their own)
     bool turned_away = false;  // a lane found its lock queue full: the reply backs off
+    std::uint32_t token = 0;   // a hand-over waiting for its record read
   };
+  void send_records();
   // One lane operation of `it` (false: it must wait; nothing changed).
   bool execute_lane(Item& it, unsigned lane, std::uint64_t now);
   AtomicParams p_;
@@ -91,6 +101,9 @@ class AtomicUnit {
   LockQueueTable locks_;
   std::deque<Item> grants_;    // hand-overs, ahead of new requests (arrived: when they may go)
   DelayPipe<Packet> backoff_;  // replies of turned-away lock requests
+  std::vector<RecordOp> ops_;  // scratch: record accesses of one lane operation
+  std::deque<Packet> record_out_;
+  std::uint32_t next_token_ = 0;
   std::unordered_map<Addr, std::uint64_t> addr_free_;  // address -> cycle it is free again
   bool head_started_ = false;
   std::uint64_t last_prune_ = 0;

@@ -4,8 +4,15 @@
 
 namespace simtsync::mem {
 
+std::uint32_t LockQueueTable::new_slot() {
+  if (free_slots_.empty()) return next_slot_++;
+  const std::uint32_t s = free_slots_.back();
+  free_slots_.pop_back();
+  return s;
+}
+
 LockQueueTable::Admit LockQueueTable::lock(Addr addr, const Packet& p, unsigned lane,
-                                           std::uint64_t now) {
+                                           std::uint64_t now, std::vector<RecordOp>* ops) {
   const bool bounded = p_.mode == LockQueueMode::kBounded;
   auto it = table_.find(addr);
   if (it == table_.end()) {
@@ -13,7 +20,10 @@ LockQueueTable::Admit LockQueueTable::lock(Addr addr, const Packet& p, unsigned 
       ++st_.turned_away;
       return Admit::kTurnedAway;
     }
-    table_.emplace(addr, Queue{});
+    Queue q;
+    q.holder_slot = new_slot();
+    if (ops) ops->push_back({slot_addr(q.holder_slot), true});
+    table_.emplace(addr, q);
     ++records_;
     ++st_.created;
     ++st_.record_ops;
@@ -30,10 +40,16 @@ LockQueueTable::Admit LockQueueTable::lock(Addr addr, const Packet& p, unsigned 
   Packet one = p;
   one.lanes = std::uint64_t{1} << lane;
   one.ops = 1;
-  q.waiting.push_back(LockRecord{one, now});
+  // The new record, and the next pointer of the record before it (the tail, or the holder).
+  const std::uint32_t tail = q.waiting.empty() ? q.holder_slot : q.waiting.back().slot;
+  q.waiting.push_back(LockRecord{one, now, new_slot()});
+  if (ops) {
+    ops->push_back({slot_addr(q.waiting.back().slot), true});
+    ops->push_back({slot_addr(tail), true});
+  }
   ++records_;
   ++st_.parked;
-  ++st_.record_ops;
+  st_.record_ops += 2;
   st_.peak_records = std::max(st_.peak_records, records_);
   (length <= 2    ? st_.len_2
    : length <= 4  ? st_.len_3_4
@@ -50,16 +66,18 @@ void LockQueueTable::abandon(Addr addr) {
   // Those parked behind it wait for the real holder's unlock.
   --records_;
   it->second.holder = false;
+  free_slot(it->second.holder_slot);
   if (it->second.waiting.empty()) table_.erase(it);
 }
 
-bool LockQueueTable::unlock(Addr addr, std::uint64_t now, LockRecord& next) {
+bool LockQueueTable::unlock(Addr addr, std::uint64_t now, LockRecord& next,
+                            std::vector<RecordOp>* ops) {
   auto it = table_.find(addr);
   if (it == table_.end()) return false;  // taken outside the table (or never): nothing queued
   Queue& q = it->second;
   if (q.holder) {
     --records_;
-    ++st_.record_ops;
+    free_slot(q.holder_slot);
   }
   q.holder = true;  // the next record, if any, holds it now
   if (q.waiting.empty()) {
@@ -68,6 +86,8 @@ bool LockQueueTable::unlock(Addr addr, std::uint64_t now, LockRecord& next) {
   }
   next = q.waiting.front();
   q.waiting.pop_front();
+  q.holder_slot = next.slot;
+  if (ops) ops->push_back({slot_addr(next.slot), false});  // the hand-over reads it
   ++st_.handovers;
   ++st_.record_ops;
   const std::uint64_t waited = now - next.parked_at;

@@ -10,14 +10,16 @@
 // - bounded: at most `queues` queues of `records` records per partition (the thesis's future
 //   work, sec. 9.2.1). A request that finds no room is turned away: it performs as an ordinary
 //   compare-and-swap (it fails on a held lock) and its reply leaves `backoff` L2 cycles later,
-//   so the warp retries after backing off. Every record operation (insert, pop, hand-over) reads
-//   or writes a record kept in memory and cached in L2: each costs `record_latency` L2 cycles
-//   on the hand-over path and counts as a memory access of the partition.
+//   so the warp retries after backing off. Records are kept in memory (kRecordBase): the table
+//   reports each record write (a new record, the old tail's next pointer) and the record read
+//   of a hand-over as a RecordOp, and the atomic unit sends them through the L2 slice; the
+//   hand-over waits for its read.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
+#include <vector>
 
 #include "common/stat_table.h"
 #include "common/types.h"
@@ -65,21 +67,35 @@ inline constexpr StatField<LockQueueStats> kLockQueueStatFields[] = {
 struct LockRecord {
   Packet p;  // the lane's packet (lanes: that lane only)
   std::uint64_t parked_at = 0;
+  std::uint32_t slot = 0;  // its record in memory (address kRecordBase + 8 x slot)
 };
+
+// A read or write of a queue record in memory (bounded mode sends them through the L2 slice).
+struct RecordOp {
+  Addr addr = 0;
+  bool write = true;
+};
+
+// Queue records live in a region of memory of their own (8 bytes each: a thread id and a next
+// pointer), cached in the partition's L2 slice.
+inline constexpr Addr kRecordBase = Addr{1} << 58;
 
 class LockQueueTable {
  public:
   explicit LockQueueTable(const LockQueueParams& p) : p_(p) {}
 
   enum class Admit : std::uint8_t { kProceed, kParked, kTurnedAway };
-  // A lock request for `addr` from lane `lane` of `p`.
-  Admit lock(Addr addr, const Packet& p, unsigned lane, std::uint64_t now);
+  // A lock request for `addr` from lane `lane` of `p`. The record writes it makes are appended
+  // to `ops` (when not null): the new record, and the old tail's next pointer when it parks.
+  Admit lock(Addr addr, const Packet& p, unsigned lane, std::uint64_t now,
+             std::vector<RecordOp>* ops = nullptr);
   // The proceeding request's compare-and-swap failed (the word was held outside the table,
   // e.g. by an ordinary atomic): its record leaves the queue.
   void abandon(Addr addr);
   // An unlock of `addr`: pops the holder; when a record waits, it becomes the holder and is
-  // returned in `next` (true), to re-enter the atomic unit.
-  bool unlock(Addr addr, std::uint64_t now, LockRecord& next);
+  // returned in `next` (true), to re-enter the atomic unit once its record has been read (the
+  // read is appended to `ops`).
+  bool unlock(Addr addr, std::uint64_t now, LockRecord& next, std::vector<RecordOp>* ops = nullptr);
 
   bool empty() const { return table_.empty(); }
   std::size_t queues() const { return table_.size(); }
@@ -91,8 +107,14 @@ class LockQueueTable {
   struct Queue {
     std::deque<LockRecord> waiting;  // behind the holder, in arrival order
     bool holder = true;  // the holder has a record (false: it took the word outside the table)
+    std::uint32_t holder_slot = 0;
   };
+  std::uint32_t new_slot();
+  void free_slot(std::uint32_t s) { free_slots_.push_back(s); }
+  static Addr slot_addr(std::uint32_t s) { return kRecordBase + Addr{8} * s; }
   LockQueueParams p_;
+  std::vector<std::uint32_t> free_slots_;
+  std::uint32_t next_slot_ = 0;
   std::unordered_map<Addr, Queue> table_;
   std::uint64_t records_ = 0;  // live records, holders included
   LockQueueStats st_;

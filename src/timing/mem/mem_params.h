@@ -61,7 +61,8 @@ struct LockQueueParams {  // mem.lock_queue.*
   unsigned queues = 64;         // bounded: queues per partition
   unsigned records = 32;        // bounded: records per queue
   unsigned backoff = 100;       // bounded: L2 cycles before a turned-away request's reply
-  unsigned record_latency = 0;  // bounded: L2 cycles a record read/write adds to a hand-over
+  unsigned line_bytes = 128;    // mem.l2.line_bytes and mem.l1.sector_bytes: the geometry of
+  unsigned sector_bytes = 32;   // the record accesses (bounded: they go through the L2 slice)
 };
 
 struct DramParams {  // mem.dram.* (one channel per memory partition)

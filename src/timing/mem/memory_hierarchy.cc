@@ -120,6 +120,7 @@ bool MemoryHierarchy::pop_response(int sm, Cycle, MemRequest& out) {
 }
 
 void MemoryHierarchy::perform(const Packet& p) {
+  if (p.internal) return;  // a lock-queue record: timing only
   Req& q = reqs_[p.req];
   perform_(q.r, p.lanes, !q.performed);
   q.performed = true;

@@ -24,6 +24,11 @@ class MemoryPartition {
   const DramChannel& dram() const { return dram_; }
 
   void tick_l2(std::uint64_t now) {
+    // Lock-queue records (bounded queuing) go through the slice like any access.
+    while (atomics_.has_record_op() && l2_.can_accept()) {
+      l2_.push(atomics_.front_record_op());
+      atomics_.pop_record_op();
+    }
     l2_.tick(now);
     atomics_.tick(now);
   }
@@ -31,6 +36,11 @@ class MemoryPartition {
   bool busy() const { return l2_.busy() || atomics_.busy() || dram_.busy(); }
   // The next reply ready to enter the interconnect, if any.
   Packet* reply(std::uint64_t l2_now) {
+    // The slice's answers to the partition's own record accesses stay here.
+    while (l2_.has_reply(l2_now) && l2_.front_reply().internal != 0) {
+      if (l2_.front_reply().internal == 2) atomics_.record_read_done(l2_.front_reply(), l2_now);
+      l2_.pop_reply();
+    }
     if (l2_.has_reply(l2_now)) return &l2_.front_reply();
     if (atomics_.has_reply(l2_now)) return &atomics_.front_reply(l2_now);
     return nullptr;

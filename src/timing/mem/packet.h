@@ -25,6 +25,9 @@ struct Packet {
   bool bypass_l1 = false;  // atomics, .volatile, .cg: served at L2
   bool local = false;      // thread-private (local) space
   bool grant = false;      // a queued lock request the lock was handed to (lock_queue.h)
+  // A lock-queue record access the partition makes itself (never leaves it): 1 a record write,
+  // 2 the record read of a hand-over (req: the hand-over's token).
+  std::uint8_t internal = 0;
   std::uint8_t fill = 0;   // 1: the fill of an L1 miss, 2: of a constant-cache miss
   std::uint8_t level = 0;  // where it was served: 0 L1, 1 L2, 2 DRAM (statistics)
   Cycle born = 0;          // core cycle it left the coalescer (latency statistics)

@@ -215,6 +215,21 @@ TEST(LockInstructions, BoundedQueuesTurnAwayAndStillFinish) {
   EXPECT_LE(r.totals.hier.lock_queue.peak_records, 2u);
 }
 
+TEST(LockInstructions, BoundedQueueRecordsGoThroughL2) {
+  // Ideal queues are free; bounded ones write every record and read it at the hand-over
+  // through the L2 slice.
+  const CountRun ideal = run_timing(gtx480({{"mem.lock_queue.mode", "ideal"}}));
+  const CountRun bounded = run_timing(gtx480({{"mem.lock_queue.mode", "bounded"}}));
+  expect_counted(bounded);
+  const auto& q = bounded.totals.hier.lock_queue;
+  EXPECT_EQ(q.turned_away, 0u);  // 64 queues of 32 records are plenty here
+  const auto& li = ideal.totals.hier.l2;
+  const auto& lb = bounded.totals.hier.l2;
+  // Creations write one record, parks two (the record and the tail's link), hand-overs read one.
+  EXPECT_EQ(lb.stores - li.stores, q.created + 2 * q.parked);
+  EXPECT_EQ(lb.loads - li.loads, q.handovers);
+}
+
 TEST(LockInstructions, RunsAreDeterministic) {
   const GpuParams p = gtx480({{"mem.lock_queue.mode", "ideal"}});
   EXPECT_EQ(run_timing(p).result.cycles, run_timing(p).result.cycles);
