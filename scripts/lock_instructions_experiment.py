@@ -19,7 +19,6 @@ import concurrent.futures as cf
 import csv
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -73,9 +72,10 @@ def run(simtsync, workload, config, size, sets):
            "queued_records": lq.get("created", 0) + lq.get("parked", 0),
            "created": lq.get("created", 0),
            "peak_records": lq.get("peak_records", 0)}
-    m = re.search(r"(\d+) critical sections, (\d+) inserted nothing", j.get("message", ""))
-    if m:
-        row["critical_sections"], row["wasteful"] = int(m.group(1)), int(m.group(2))
+    notes = dict(n.split("=", 1) for n in j.get("notes", []) if "=" in n)
+    if "critical_sections" in notes:
+        row["critical_sections"] = int(notes["critical_sections"])
+        row["wasteful"] = int(notes["critical_sections_no_insert"])
     if "deadlock" in p.stdout or "livelock" in p.stdout or row["exit_code"] == 3:
         row["note"] = "watchdog"
     return row

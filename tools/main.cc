@@ -104,6 +104,7 @@ int cmd_run(const RunOptions& o, const std::string& json_path, const std::string
     case ExitCode::kDeadlock: fmt::print("{}", r.watchdog_report); break;
     default: fmt::print(stderr, "{}\n", r.message);
   }
+  for (const auto& n : r.notes) fmt::print("note: {}\n", n);
   fmt::print("statistics:\n{}", stats::exec_stats_table(r.stats, r.warp_size));
   if (!r.timing_table.empty()) fmt::print("timing ({}):\n{}", r.config_name, r.timing_table);
   if (o.mode == "functional")

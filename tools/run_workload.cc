@@ -87,6 +87,7 @@ RunRecord run_workload(const RunOptions& o) {
     // watchdog's are.
     if (e.code() == ExitCode::kDeadlock) r.watchdog_report = std::string(e.what()) + "\n";
   }
+  r.notes = ctx.notes();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.stats = dev.totals();
   r.sim_seconds = dev.sim_seconds();
@@ -111,6 +112,7 @@ nlohmann::json RunRecord::to_json(const RunOptions& o) const {
   j["thread_instructions"] = stats.thread_instructions;
   j["message"] = message;
   if (!watchdog_report.empty()) j["watchdog_report"] = watchdog_report;
+  if (!notes.empty()) j["notes"] = notes;
   j["seconds"] = seconds;
   j["sim_seconds"] = sim_seconds;
   j["params"] = params;

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "common/error.h"
 #include "framework/workload.h"
@@ -23,6 +24,7 @@ struct RunRecord {
   bool validated = false;
   std::string message;         // validation message or error text
   std::string watchdog_report;
+  std::vector<std::string> notes;  // the workload's own measurements (WorkloadContext::notes)
   double seconds = 0;          // wall time of the whole driver
   double sim_seconds = 0;      // of which simulating kernels
   unsigned warp_size = 32;

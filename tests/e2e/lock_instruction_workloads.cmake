@@ -67,3 +67,7 @@ endforeach()
 # configuration error naming the key.
 simtsync_e2e(lock_queue_needs_hierarchy 2 "key 'mem.lock_queue.mode': 'ideal' needs mem.model=hierarchy"
              ${exe} run ht_lockinst ${t} --set mem.model=simple ${lock_queue})
+
+# A workload's own measurements (WorkloadContext::notes) are printed and land in the JSON.
+simtsync_e2e(bh_tb_lockinst_notes 0 "note: critical_sections_no_insert=[0-9]+" ${exe}
+             run bh_tb_lockinst ${t})
