@@ -270,17 +270,17 @@ StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
 
 void Executor::send_lock(Warp& w, const ExecInst& in, LaneMask m) {
   const bool lock = in.lock_op == IntrinsicOp::kLock;
+  const char* name = lock ? "simtsync_lock" : "simtsync_unlock";
   if (m != w.simt->active())
     fault(w, first_lane(w.simt->active() & ~m), in,
-          fmt::format("{} must be executed by every active thread (it is predicated here)",
-                      lock ? "simtsync_lock" : "simtsync_unlock"));
+          fmt::format("{} must be executed by every active thread (it is predicated here)", name));
+  if (!w.simt->lock_semantics())
+    fault(w, first_lane(m), in,
+          fmt::format("{} needs a reconvergence unit with lock semantics "
+                      "(sm.reconvergence.impl=lock_stack); this warp runs '{}'",
+                      name, w.simt->name()));
   if (lock) {
     const simt::IReconvergence::LockSend sent = w.simt->lock_sent(in.pc);
-    if (sent == simt::IReconvergence::kNoLockUnit)
-      fault(w, first_lane(m), in,
-            fmt::format("simtsync_lock needs a reconvergence unit with lock semantics "
-                        "(sm.reconvergence.impl=lock_stack); this warp runs '{}'",
-                        w.simt->name()));
     if (sent == simt::IReconvergence::kLockNestedQueued) {
       const Cta& c = ctas_[static_cast<size_t>(w.cta)];
       throw Error(ExitCode::kDeadlock,
@@ -300,12 +300,8 @@ void Executor::send_lock(Warp& w, const ExecInst& in, LaneMask m) {
   }
   if (!w.simt->unlock_sent())
     fault(w, first_lane(m), in,
-          !w.simt->lock_semantics()
-              ? fmt::format("simtsync_unlock needs a reconvergence unit with lock semantics "
-                            "(sm.reconvergence.impl=lock_stack); this warp runs '{}'",
-                            w.simt->name())
-              : std::string("simtsync_unlock by threads that hold no lock (no lock entry on "
-                            "their reconvergence stack)"));
+          "simtsync_unlock by threads that hold no lock (no lock entry on their reconvergence "
+          "stack)");
   ++stats_.unlock_instructions;
 }
 

@@ -32,12 +32,12 @@ struct MemRequest {
   Cycle issued = 0;
   ReqSpace space = ReqSpace::kGlobal;
   bool bypass_l1 = false;  // .volatile, .cg, .cv, or acquire/relaxed at gpu/sys scope
-  // A response may complete only some lanes of the access (a component that answers lanes
-  // separately, such as lock queuing); 0 = every lane. The SM completes the instruction when
-  // all its lanes are back.
+  // A response may answer only some lanes of the access (a component that answers lanes
+  // separately, such as lock queuing): `partial`, with those lanes in `lanes`; more responses
+  // follow, and the SM completes the instruction at the one response that is not partial.
+  // Neither a partial response nor the last response of a request whose lanes waited in lock
+  // queues (`no_slot`) holds a request slot any more.
   std::uint64_t lanes = 0;
-  // A response for some lanes while others are still out (lock queuing), or the last response
-  // of a request whose lanes waited in lock queues: neither holds a request slot any more.
   bool partial = false;
   bool no_slot = false;
   unsigned unit_bytes = 0;     // kUnit: bytes moved

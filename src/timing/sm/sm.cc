@@ -297,22 +297,15 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
   }
   func::MemAccess* acc = r.access;
   if (r.partial) {
-    // Some lanes are back, others still out (lock queuing grants lanes one by one): a lock
-    // instruction's unit learns of them now (seed 004 sec. 6.3).
+    // Some lanes are back, others still out (a component that answers lanes separately): report
+    // these; a lock instruction's unit learns of them now (lock queuing grants lanes one by
+    // one, seed 004 sec. 6.3).
     WarpSlot& ws = slots_[static_cast<size_t>(r.warp_slot)];
     if (ws.warp && func::is_lock_inst(acc->inst->lock_op)) {
       ex_.lock_reply(*ws.warp, *acc, r.lanes, false);
       blocked_ &= ~(std::uint64_t{1} << r.warp_slot);
       note_ready(now);
     }
-    if (!events_.empty())
-      events_.deliver(MemoryEvent{now, r.warp_slot, acc->inst->pc, acc->inst, r.lanes,
-                                  r.lanes & acc->succeeded, false},
-                      &ISmObserver::on_memory);
-    return;
-  }
-  if (r.lanes != 0 && (acc->mask & ~acc->done & ~r.lanes) != 0) {
-    // Some lanes are still out (a component that completes lanes separately): report these.
     if (!events_.empty())
       events_.deliver(MemoryEvent{now, r.warp_slot, acc->inst->pc, acc->inst, r.lanes,
                                   r.lanes & acc->succeeded, false},

@@ -104,7 +104,8 @@ class SmRig {
                 s.req.access->done == 0);
     mem::MemRequest r = s.req;
     r.lanes = lanes;
-    if ((s.req.access->mask & ~s.req.access->done) == 0) s.answered = true;
+    r.partial = (s.req.access->mask & ~s.req.access->done) != 0;
+    if (!r.partial) s.answered = true;
     sm.memory_response(r, now);
   }
   // Performs request `i` of port.sent and hands its response to the SM (at `now`).
