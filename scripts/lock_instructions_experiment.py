@@ -15,13 +15,10 @@ fig7_2_wasteful.png (BarnesHut's critical sections that inserted nothing) and fi
 (lock and unlock writes with queuing over without), and prints Table 7.1 (queue storage).
 """
 import argparse
-import concurrent.futures as cf
 import csv
-import json
 import os
-import subprocess
-import sys
-import tempfile
+
+from simtsync_runs import run_point, run_points
 
 CONFIGS = ["fx5800", "gtx480"]
 # (label, atomic workload, lock-instruction workload, extra --set, nested locks)
@@ -43,25 +40,10 @@ def pairs(quick):
 
 
 def run(simtsync, workload, config, size, sets):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as t:
-        path = t.name
-    cmd = [simtsync, "run", workload, "--size", size, "--config", config, "--json", path]
-    for s in sets:
-        cmd += ["--set", s]
-    p = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    try:
-        with open(path) as f:
-            j = json.load(f)
-    except (OSError, json.JSONDecodeError):
-        j = None
-    finally:
-        if os.path.exists(path):
-            os.unlink(path)
-    if j is None:
-        sys.exit(f"{' '.join(cmd)} wrote no statistics (rc {p.returncode}):\n{p.stderr[-2000:]}")
+    j, rc, out = run_point(simtsync, workload, config, size, sets)
     fs = j["stats"].get("func", {})
     lq = j["stats"].get("gpu", {}).get("memory", {}).get("lock_queue", {})
-    row = {"cycles": j.get("cycles", 0), "exit_code": j.get("exit_code", p.returncode),
+    row = {"cycles": j.get("cycles", 0), "exit_code": j.get("exit_code", rc),
            "validated": j.get("validated", False), "seconds": j.get("seconds", 0),
            "lock_requests": fs.get("lock_requests", 0),
            "unlock_requests": fs.get("unlock_requests", 0),
@@ -76,7 +58,7 @@ def run(simtsync, workload, config, size, sets):
     if "critical_sections" in notes:
         row["critical_sections"] = int(notes["critical_sections"])
         row["wasteful"] = int(notes["critical_sections_no_insert"])
-    if "deadlock" in p.stdout or "livelock" in p.stdout or row["exit_code"] == 3:
+    if "deadlock" in out or "livelock" in out or row["exit_code"] == 3:
         row["note"] = "watchdog"
     return row
 
@@ -109,15 +91,12 @@ def main():
             for v, vs in VARIANTS:
                 jobs.append((config, label, v, lockinst, sets + vs))
     rows = []
-    with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        futs = {ex.submit(run, a.simtsync, w, c, size, s): (c, l, v, w) for c, l, v, w, s in jobs}
-        for f in cf.as_completed(futs):
-            c, l, v, w = futs[f]
-            r = f.result()
-            r.update({"config": c, "benchmark": l, "variant": v, "workload": w})
-            rows.append(r)
-            print(f"{c:7} {l:18} {v:9} cycles {r['cycles']:>10} exit {r['exit_code']} "
-                  f"{r.get('note', '')}", flush=True)
+    for (c, l, v, w), r in run_points([((c, l, v, w), (a.simtsync, w, c, size, s))
+                                        for c, l, v, w, s in jobs], run, a.jobs):
+        r.update({"config": c, "benchmark": l, "variant": v, "workload": w})
+        rows.append(r)
+        print(f"{c:7} {l:18} {v:9} cycles {r['cycles']:>10} exit {r['exit_code']} "
+              f"{r.get('note', '')}", flush=True)
     order = {(c, l, v): i for i, (c, l, v, _, _) in enumerate(jobs)}
     rows.sort(key=lambda r: order[(r["config"], r["benchmark"], r["variant"])])
     base = {(r["config"], r["benchmark"]): r for r in rows if r["variant"] == "atomic"}

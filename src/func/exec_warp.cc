@@ -9,7 +9,21 @@ namespace simtsync::func {
 using ptx::Mod;
 using ptx::Opcode;
 
-void Executor::exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMask m) {
+bool Executor::warp_sync(Warp& w, const ExecInst& in, LaneMask active, LaneMask m) {
+  if (m == 0 || in.nsrc == 0) return true;
+  // The member mask is the last operand (bar.warp.sync's only one); the executing threads are
+  // members whatever it says.
+  LaneMask members = m;
+  for (int l : lanes(m)) members |= value(w, in.src[in.nsrc - 1], static_cast<unsigned>(l));
+  if (w.simt->warp_sync(members & w.threads)) return true;
+  // Held until the other members arrive (the unit named another group): not executed.
+  --stats_.warp_instructions;
+  stats_.thread_instructions -= static_cast<std::uint64_t>(popcount(active));
+  return false;
+}
+
+bool Executor::exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMask m) {
+  if (in.a.sync && !warp_sync(w, in, active, m)) return false;
   std::uint64_t* d = in.dst[0] == kNoReg ? nullptr : w.reg(in.dst[0]);
   std::uint64_t* p = in.ndst > 1 && in.dst[1] != kNoReg ? w.reg(in.dst[1]) : nullptr;
   const ptx::Instruction* ir = in.ir;
@@ -17,7 +31,7 @@ void Executor::exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMa
     case Opcode::kActivemask:
       for (int l : lanes(m))
         if (d) d[l] = active & 0xffffffffu;
-      return;
+      return true;
     case Opcode::kVote: {
       LaneMask ballot = 0;
       for (int l : lanes(m))
@@ -34,7 +48,7 @@ void Executor::exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMa
       }
       for (int l : lanes(m))
         if (d) d[l] = r;
-      return;
+      return true;
     }
     case Opcode::kShfl: {
       std::uint64_t src[64];
@@ -60,7 +74,7 @@ void Executor::exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMa
         if (d) d[lane] = trunc_bytes(src[j], 4);
         if (p) p[lane] = ok;
       }
-      return;
+      return true;
     }
     case Opcode::kMatch: {
       std::uint64_t v[64];
@@ -75,7 +89,7 @@ void Executor::exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMa
         if (d) d[l] = all ? (all_equal ? m : 0) : same;
         if (p) p[l] = all_equal;
       }
-      return;
+      return true;
     }
     case Opcode::kRedux: {
       const bool sgn = ptx::dtype_is_signed(in.a.type);
@@ -101,7 +115,7 @@ void Executor::exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMa
       }
       for (int l : lanes(m))
         if (d) d[l] = trunc_bytes(static_cast<std::uint64_t>(acc), 4);
-      return;
+      return true;
     }
     default:
       fault(w, first_lane(active), in,
@@ -120,14 +134,14 @@ void Executor::release_barriers(Cta& c) {
       std::uint64_t r = b.popc;
       const ptx::InstAttrs* ra = nullptr;
       (void)ra;
-      for (int l : lanes(rw.simt->active())) rw.reg(slot)[l] = r;
+      for (int l : lanes(rw.barrier_lanes)) rw.reg(slot)[l] = r;
     }
     for (int wid : b.waiting) {
       Warp& ww = warps_[static_cast<size_t>(wid)];
       ww.state = WarpState::kRunning;
       ww.barrier_id = -1;
+      ww.barrier_lanes = 0;
       ww.simt->barrier_release();
-      ww.simt->advance(ww.simt->pc() + kInstSize);
     }
     if (listener_)
       listener_->barrier_released(c.index, static_cast<unsigned>(&b - c.barriers), b.waiting);
@@ -136,10 +150,10 @@ void Executor::release_barriers(Cta& c) {
   }
 }
 
-StepResult Executor::exec_barrier(Warp& w, const ExecInst& in, LaneMask m) {
+StepResult Executor::exec_barrier(Warp& w, const ExecInst& in, LaneMask m, StepInfo* info) {
   const Pc next = in.pc + kInstSize;
-  if (in.ir->has(Mod::kWarp)) {  // bar.warp.sync: lanes already run in lockstep
-    w.simt->advance(next);
+  if (in.ir->has(Mod::kWarp)) {  // bar.warp.sync: waits for its members (a stack: lockstep)
+    if (warp_sync(w, in, w.simt->active(), m)) w.simt->advance(next);
     return StepResult::kExecuted;
   }
   ++stats_.barriers;
@@ -180,15 +194,21 @@ StepResult Executor::exec_barrier(Warp& w, const ExecInst& in, LaneMask m) {
                                  : static_cast<std::uint32_t>(b.any);
     b.red_dst.emplace_back(w.global_id, in.dst[0]);
   }
-  ++b.arrived;
   if (in.a.arrive) {
+    if (info) info->barrier_arrival = true;
+    ++b.arrived;
     w.simt->advance(next);
     release_barriers(c);
     return StepResult::kExecuted;
   }
-  // The unit decides which threads block; a stack blocks the whole warp (AWARE would block
-  // only the arriving split and let the others run: not modelled by the warp-level state yet).
-  (void)w.simt->barrier_arrive(w.simt->active());
+  // The unit decides which threads block: a stack blocks the whole warp; a unit with splits
+  // (AWARE, ITS) blocks the arriving split and runs the others until every live thread is there.
+  // The warp arrives (counts toward the barrier) with its last split.
+  w.barrier_lanes |= w.simt->active();
+  const LaneMask waiting = w.simt->barrier_arrive(w.simt->active());
+  if (waiting != w.simt->live()) return StepResult::kExecuted;
+  if (info) info->barrier_arrival = true;
+  ++b.arrived;
   b.waiting.push_back(w.global_id);
   w.state = WarpState::kAtBarrier;
   w.barrier_id = static_cast<int>(id);

@@ -92,6 +92,9 @@ void Executor::finish_lanes(Warp& w, LaneMask m) {
   if (w.simt->finished() && w.state != WarpState::kFinished) {
     w.state = WarpState::kFinished;
     stats_.lock_entry_pushes += w.simt->lock_entry_pushes();
+    simt::UnitStats us;
+    w.simt->collect(us);
+    add_unit_stats(stats_, us);
     ++progress_;
     Cta& c = ctas_[static_cast<size_t>(w.cta)];
     --c.live_warps;
@@ -217,13 +220,12 @@ StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
       w.simt->advance(next);
       return StepResult::kExecuted;
     case ptx::UnitClass::kWarp:
+      if (!exec_warp_op(w, in, active, m)) return StepResult::kExecuted;  // held (ITS)
       ++stats_.warp_ops;
-      exec_warp_op(w, in, active, m);
       w.simt->advance(next);
       return StepResult::kExecuted;
     case ptx::UnitClass::kBarrier:
-      if (info) info->barrier_arrival = !in.ir->has(ptx::Mod::kWarp);
-      return exec_barrier(w, in, m);
+      return exec_barrier(w, in, m, info);
     case ptx::UnitClass::kMisc:
       w.simt->advance(next);
       return StepResult::kExecuted;

@@ -166,8 +166,13 @@ class Executor {
   void exec_cvt(Warp& w, const ExecInst& in, LaneMask m);
   void exec_compare(Warp& w, const ExecInst& in, LaneMask m);
   void exec_move(Warp& w, const ExecInst& in, LaneMask m);
-  void exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMask m);
-  StepResult exec_barrier(Warp& w, const ExecInst& in, LaneMask m);
+  // False: the unit holds the threads at this warp-synchronizing instruction (see warp_sync).
+  bool exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMask m);
+  // Asks the unit whether the active threads may run the warp-synchronizing instruction `in`
+  // now (IReconvergence::warp_sync with its member mask); when held, the step is not counted
+  // as an executed instruction.
+  bool warp_sync(Warp& w, const ExecInst& in, LaneMask active, LaneMask m);
+  StepResult exec_barrier(Warp& w, const ExecInst& in, LaneMask m, StepInfo* info);
   void exec_call(Warp& w, const ExecInst& in, LaneMask m);
   void exec_ret(Warp& w, LaneMask m);
   void finish_lanes(Warp& w, LaneMask m);

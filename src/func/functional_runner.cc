@@ -22,13 +22,32 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
   Watchdog dog(opts_.watchdog);
   LaunchResult result;
   std::size_t live = warps.size();
+  // Units that keep time (AWARE's timeouts and insertion latency) count rounds of this loop as
+  // cycles; their memory requests (table spills and fills) are answered at once.
+  Cycle round = 0;
   while (live > 0) {
     bool any_ran = false;
     live = 0;
+    ++round;
     for (Warp& w : warps) {
       if (w.state != WarpState::kRunning) {
         if (w.state == WarpState::kAtBarrier) ++live;
         continue;
+      }
+      if (w.simt->timed()) {
+        w.simt->tick(round);
+        simt::UnitRequest q;
+        while (w.simt->pop_request(q)) {
+          simt::MemoryReply rep;
+          rep.from_unit = true;
+          rep.tag = q.tag;
+          w.simt->memory_reply(rep);
+        }
+        if (!w.simt->ready()) {
+          ++live;
+          any_ran |= w.simt->next_event(round) != kNever;  // waits for time, not another warp
+          continue;
+        }
       }
       const Pc before = w.simt->pc();
       if (opts_.trace) {

@@ -705,25 +705,85 @@ void Program::fill_spin_marks(DecodedFunction& df) const {
 }
 
 void Program::fill_safe_reconvergence(DecodedFunction& df) const {
-  // Seed 003 Algorithm 2 on the function as decoded (no inlining: instruction indices match):
-  // the exit branches of each loop that can SIMT-deadlock get the loop's safe post-dominator as
-  // their alternative reconvergence point; a unit with delayed reconvergence may use it.
+  // Seed 003 sec. IV-B, delayed reconvergence, on the function as decoded (no inlining:
+  // instruction indices match). The exit branches of each loop Algorithm 1 flags reconverge at
+  // the loop's safe post-dominator (Algorithm 2 without lines 10-14: a unit without the stack's
+  // serialization needs no writes in parallel blocks); then every branch's point moves up the
+  // post-dominator tree until it post-dominates the points of all branches on its paths to it,
+  // so reconvergence points stay nested.
   const ptx::Function& f = *df.ir;
   bool has_loop_branch = false;
   for (const auto& in : f.insts) has_loop_branch |= in.opcode == ptx::Opcode::kBra;
   if (!has_loop_branch) return;
   analysis::AnalysisOptions o;
   o.inline_calls = false;
+  o.detect.parallel = false;
   const analysis::FunctionAnalysis fa(module_, f, o);
   const auto& verdicts = fa.deadlock().verdicts();
+  using analysis::ProgramPoint;
+  using analysis::SafePdom;
+  const analysis::Cfg& cfg = fa.cfg();
+  const analysis::DomTree& pdom = fa.pdom();
+  std::map<int, ProgramPoint> point;  // branch instruction -> its reconvergence point
+  bool flagged = false;
   for (size_t l = 0; l < verdicts.size(); ++l) {
     if (!verdicts[l].flagged) continue;
-    const auto& point = fa.safe().safe(static_cast<int>(l));
-    if (!point) continue;
-    const Pc safe = point->inst < 0 ? kExitPc : f.insts[static_cast<size_t>(point->inst)].pc;
+    for (analysis::NodeId b : fa.loops().loop(verdicts[l].loop).blocks)
+      if (cfg.is_block(b)) {
+        const int t = cfg.terminator(b);
+        if (t >= 0 && static_cast<size_t>(t) < df.code.size())
+          df.code[static_cast<size_t>(t)].deadlock_flagged = true;
+      }
+    const auto& safe = fa.safe().safe(static_cast<int>(l));
+    if (!safe) continue;
     for (int br : verdicts[l].exit_branches)
-      if (br >= 0 && static_cast<size_t>(br) < df.code.size())
-        df.code[static_cast<size_t>(br)].safe_reconv_pc = safe;
+      if (br >= 0 && static_cast<size_t>(br) < df.code.size()) {
+        auto [it, fresh] = point.emplace(br, *safe);
+        if (!fresh) it->second = SafePdom::ipdom(cfg, pdom, it->second, *safe);
+        flagged = true;
+      }
+  }
+  if (!flagged) return;
+  std::vector<int> branches;  // conditional branches that can diverge
+  for (int i = 0; i < static_cast<int>(f.insts.size()); ++i) {
+    const auto& in = f.insts[static_cast<size_t>(i)];
+    if (in.opcode != ptx::Opcode::kBra || in.guard.reg < 0 || !cfg.reachable(cfg.node_of_inst(i)))
+      continue;
+    branches.push_back(i);
+    if (!point.count(i)) {
+      const auto* rp = fa.deadlock().reconvergence().find_by_inst(i);
+      point.emplace(
+          i, SafePdom::block_start(cfg, rp ? rp->reconverge_node : pdom.idom(cfg.node_of_inst(i))));
+    }
+  }
+  // Fixed point: a point only moves up the post-dominator tree, and EXIT post-dominates all.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int br : branches) {
+      ProgramPoint& r = point[br];
+      // Blocks on the paths from the branch to its point (the point's block stops the walk: a
+      // branch ends its block, so that block's branch lies after the point).
+      std::vector<char> seen(static_cast<size_t>(cfg.size()), 0);
+      std::vector<analysis::NodeId> work(cfg.succs(cfg.node_of_inst(br)));
+      while (!work.empty()) {
+        const analysis::NodeId n = work.back();
+        work.pop_back();
+        if (!cfg.is_block(n) || n == r.node || seen[static_cast<size_t>(n)]) continue;
+        seen[static_cast<size_t>(n)] = 1;
+        const int t = cfg.terminator(n);
+        if (auto it = point.find(t);
+            it != point.end() && t != br && !SafePdom::pdominates(cfg, pdom, r, it->second)) {
+          r = SafePdom::ipdom(cfg, pdom, r, it->second);
+          changed = true;
+        }
+        for (analysis::NodeId s : cfg.succs(n)) work.push_back(s);
+      }
+    }
+  }
+  for (int br : branches) {
+    const ProgramPoint& r = point[br];
+    df.code[static_cast<size_t>(br)].safe_reconv_pc =
+        r.node == cfg.exit() || r.inst < 0 ? kExitPc : f.insts[static_cast<size_t>(r.inst)].pc;
   }
 }
 

@@ -69,9 +69,14 @@ struct ExecInst {
   Pc pc = 0;
   Pc target_pc = 0;      // branch target
   Pc reconv_pc = 0;      // branch reconvergence point (kExitPc: virtual exit)
-  // Safe post-dominator of the flagged loop this branch exits (seed 003 Algorithm 2), where a
-  // unit with delayed reconvergence may reconverge instead; reconv_pc for every other branch.
+  // Where a unit with delayed reconvergence (AWARE, seed 003 sec. IV-B) reconverges this
+  // branch: the safe post-dominator of the flagged loop it exits (Algorithm 2 without lines
+  // 10-14), and for the branches around such a loop the nearest post-dominator that
+  // post-dominates the points of every branch on their paths to it; reconv_pc for the rest.
   Pc safe_reconv_pc = 0;
+  // A branch of a loop the SIMT-deadlock analysis flags (seed 003 Algorithm 1, in the reading
+  // above), for watchdog reports.
+  bool deadlock_flagged = false;
   int callee = -1;       // call: index of the callee in Program::functions()
   std::vector<std::uint64_t> call_args;  // call: caller frame offsets of argument variables
   std::vector<std::uint64_t> call_rets;  // call: caller frame offsets of return variables

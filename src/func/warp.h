@@ -91,6 +91,7 @@ class Warp {
   int function = 0;              // index of the function executing now
   WarpState state = WarpState::kRunning;
   int barrier_id = -1;
+  LaneMask barrier_lanes = 0;  // threads that arrived at the barrier (bar.red writes them)
 
   // Watchdog bookkeeping (see Watchdog).
   std::uint64_t spin_hash = 0;

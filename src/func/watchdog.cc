@@ -295,9 +295,13 @@ void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::s
     if (in->ir)
       for (const auto& op : in->ir->operands)
         if (op.kind == ptx::Operand::Kind::kLabel) label = op.name;
-    out += fmt::format("  spin loop at {} (PC {:#x} in '{}', branch back to {}): {} warp(s) "
-                       "cycle through it\n",
-                       prog.source_of(*in), pc - fn->base_pc, fn->name, label, count);
+    out += fmt::format(
+        "  spin loop at {} (PC {:#x} in '{}', branch back to {}): {} warp(s) "
+        "cycle through it; the SIMT-deadlock analysis {}\n",
+        prog.source_of(*in), pc - fn->base_pc, fn->name, label, count,
+        in->deadlock_flagged ? "flags this loop (a unit with delayed "
+                               "reconvergence or SSDE would avoid it)"
+                             : "does not flag this loop");
   }
   out += lock_bit_causes(ex, warps);
   out += lock_instruction_causes(ex, warps);
@@ -316,18 +320,26 @@ void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::s
       std::string rpc = it->rpc == kExitPc       ? "exit"
                         : it->rpc >= kExitPc - 1 ? "-"
                                                  : fmt::format("{:#x}", it->rpc);
-      const char* kind = it->call                                             ? "[call] "
+      using Table = simt::ReconvergenceEntry::Table;
+      const char* kind = it->table == Table::kReconvergence                   ? "[RT] "
+                         : it->table == Table::kSplit && it->blocked          ? "[split, held] "
+                         : it->table == Table::kSplit                         ? "[split] "
+                         : it->call                                           ? "[call] "
                          : it->lock == simt::ReconvergenceEntry::Lock::kRetry ? "[lock-retry] "
                          : it->lock == simt::ReconvergenceEntry::Lock::kHeld  ? "[lock] "
                                                                               : "";
-      st += fmt::format("      {}PC {} RPC {} mask {:#010x}\n", kind, where, rpc, it->mask);
+      st += fmt::format("      {}{}PC {} RPC {} mask {:#010x}", kind,
+                        it->spilled ? "[in memory] " : "", where, rpc, it->mask);
+      st += it->table == Table::kReconvergence ? fmt::format(" pending {:#010x}\n", it->pending)
+                                               : std::string("\n");
     }
     if (const std::string note = w.simt->report_note(); !note.empty())
       st += fmt::format("      note: {}\n", note);
-    std::string head = w.state == WarpState::kAtBarrier
-                           ? fmt::format("waiting at barrier {}", w.barrier_id)
-                       : !w.simt->ready() ? "waiting for lock replies"
-                                          : (w.cycling ? "spinning" : "running");
+    std::string head =
+        w.state == WarpState::kAtBarrier ? fmt::format("waiting at barrier {}", w.barrier_id)
+        : !w.simt->ready()               ? (w.simt->lock_semantics() ? "waiting for lock replies"
+                                                                     : "waiting for its reconvergence unit")
+                                         : (w.cycling ? "spinning" : "running");
     groups[head + "\n" + st].push_back(fmt::format("{}.{}", w.cta, w.warp_in_cta));
   }
   for (const auto& [state, ids] : groups) {

@@ -24,6 +24,10 @@
 
 namespace simtsync::simt {
 
+// The RPC of an entry that reconverges nowhere (the outermost one, a call entry): no PC ever
+// equals it; watchdog reports print "-".
+inline constexpr Pc kNoRpc = ~Pc{0} - 1;
+
 // One row of the unit's state, for watchdog reports and tests.
 struct ReconvergenceEntry {
   Pc pc = 0;
@@ -34,6 +38,13 @@ struct ReconvergenceEntry {
   // request, a lock (L) entry those that hold it; neither is popped by reconvergence.
   enum class Lock : std::uint8_t { kNone, kRetry, kHeld };
   Lock lock = Lock::kNone;
+  // Split-table units (multipath, aware, its): a split that may run, or a reconvergence-table
+  // entry whose `pending` threads have not arrived yet (the rest of mask wait at pc).
+  enum class Table : std::uint8_t { kStack, kSplit, kReconvergence };
+  Table table = Table::kStack;
+  LaneMask pending = 0;
+  bool blocked = false;  // a split held at a barrier or a warp-synchronizing instruction
+  bool spilled = false;  // virtualized tables: the entry is in memory (or its fill is in flight)
 };
 
 // A branch as the core resolved it for the active threads.
@@ -52,6 +63,9 @@ struct BranchOutcome {
 // A memory request the unit itself makes (spilling or filling its tables, seed 003 sec. IV-B).
 // The SM sends it like an instruction-cache fill and answers with memory_reply(tag).
 struct UnitRequest {
+  // An offset in the warp's reserved area (kUnitAreaBytes per warp, seed 003: 32 x 32 bytes);
+  // the SM places the area in global memory by warp.
+  static constexpr unsigned kUnitAreaBytes = 1024;
   Addr addr = 0;
   unsigned bytes = 0;
   bool write = false;
@@ -67,6 +81,25 @@ struct MemoryReply {
   Pc pc = 0;  // the instruction (0 for the unit's own requests)
   bool from_unit = false;
   std::uint64_t tag = 0;
+};
+
+// Counters a unit with split and reconvergence tables keeps (the executor sums them over warps
+// into ExecStats' unit_* fields when a warp finishes). Occupancy is sampled once per executed
+// instruction, in buckets of valid entries: 0, 1, 2, 3-4, 5-8, 9-16, 17 and more.
+struct UnitStats {
+  static constexpr int kBuckets = 7;
+  static int bucket(std::size_t n) {
+    return n <= 2 ? static_cast<int>(n) : n <= 4 ? 3 : n <= 8 ? 4 : n <= 16 ? 5 : 6;
+  }
+  std::uint64_t splits = 0;         // ST entries created by divergent branches
+  std::uint64_t reconverged = 0;    // RT entries whose threads all arrived
+  std::uint64_t fifo_switches = 0;  // the running split changed to another one
+  std::uint64_t delayed = 0;        // divergent branches reconverging at a delayed point
+  std::uint64_t timeouts = 0;       // waiting threads split off by the timeout
+  std::uint64_t st_spills = 0, st_fills = 0, rt_spills = 0, rt_fills = 0;
+  std::uint64_t table_bytes = 0;  // spill and fill traffic
+  std::uint64_t st_occupancy[kBuckets] = {};
+  std::uint64_t rt_occupancy[kBuckets] = {};
 };
 
 class IReconvergence {
@@ -94,10 +127,24 @@ class IReconvergence {
 
   // The active threads arrive at a blocking CTA barrier. Returns the lanes that now wait for
   // its release: a stack serializes paths, so the whole warp waits (its live threads); a unit
-  // that lets other splits run (AWARE) returns only the arriving split.
-  virtual LaneMask barrier_arrive(LaneMask arriving) { return live(); }
-  // The barrier the warp waits at released.
-  virtual void barrier_release() {}
+  // that lets other splits run (AWARE) blocks only the arriving split, names another one, and
+  // returns every lane blocked at the barrier so far. The warp counts as arrived when that is
+  // all its live threads.
+  virtual LaneMask barrier_arrive(LaneMask arriving) {
+    (void)arriving;
+    return live();
+  }
+  // The barrier the warp waits at released: its threads go on after it.
+  virtual void barrier_release() { advance(pc() + kInstSize); }
+  // The active threads reach a warp-synchronizing instruction (bar.warp.sync, or a .sync
+  // shfl/vote/match/redux) whose member mask is `members`. True: run it now. False: the unit
+  // holds the active threads at this instruction until the other members arrive and names
+  // another split (independent thread scheduling). A stack runs its threads in lockstep and
+  // always answers true.
+  virtual bool warp_sync(LaneMask members) {
+    (void)members;
+    return true;
+  }
 
   // Time (see the file comment). ready(): the unit can name the next split now (false while
   // it waits for a fill); next_event(): the earliest cycle its state changes by itself
@@ -136,6 +183,8 @@ class IReconvergence {
   virtual std::string report_note() const { return ""; }
   // Lock (L) entries pushed so far (statistics).
   virtual std::uint64_t lock_entry_pushes() const { return 0; }
+  // Adds the unit's table counters (statistics; nothing for a stack).
+  virtual void collect(UnitStats& into) const { (void)into; }
   virtual LockSend lock_sent(Pc pc) {
     (void)pc;
     return kNoLockUnit;

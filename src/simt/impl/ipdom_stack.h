@@ -36,8 +36,6 @@ class IpdomStack : public IReconvergence {
   // Pops entries that reached their reconvergence point or lost all threads. Returns true when
   // a call entry was popped because its threads returned.
   virtual bool settle();
-  // RPC of the bottom entry and of call entries: no PC ever equals it.
-  static constexpr Pc kNoRpc = ~Pc{0} - 1;
 
   std::vector<ReconvergenceEntry> stack_;
 };

@@ -16,6 +16,8 @@ struct MemAccess;
 namespace simtsync::mem {
 
 inline constexpr Addr kLocalBase = Addr{1} << 52;
+// Reconvergence units' reserved areas (AWARE's virtualized tables), one per warp of the launch.
+inline constexpr Addr kUnitAreaBase = Addr{1} << 53;
 
 // Where the hierarchy sees lane `lane`'s local word at frame offset `off` of warp `warp_uid`.
 inline Addr local_address(int warp_uid, unsigned lane, Addr off) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "timing/mem/coalescer.h"
+
 namespace simtsync::sm {
 
 Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
@@ -396,7 +398,9 @@ void Sm::tick_units(Cycle now) {
       r.space = mem::ReqSpace::kUnit;
       r.sm = id_;
       r.warp_slot = s;
-      r.first_address = q.addr;
+      r.first_address = mem::kUnitAreaBase +
+                        static_cast<Addr>(ws.warp->global_id) * simt::UnitRequest::kUnitAreaBytes +
+                        q.addr;
       r.unit_bytes = q.bytes;
       r.unit_tag = q.tag;
       r.issued = now;

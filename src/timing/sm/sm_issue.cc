@@ -135,8 +135,17 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
     }
     ws.lock_wait = false;
   }
+  // A unit that keeps time may not name a split this cycle (AWARE: a split inserted this cycle,
+  // a table fill in flight); its next_event() wakes the SM.
+  if ((timed_units_ >> slot & 1) && !w.simt->ready()) return StallKind::kControl;
   const Pc pc = w.simt->pc();
   if (ws.ib_count == 0) {
+    if (ws.fetch_stop && ws.fetch_pc != pc) {
+      // The fetch stopped where the warp was going, but its unit has since named another split
+      // (a table fill or a timeout, outside issue): fetch there.
+      flush(ws, pc, true);
+      return StallKind::kControl;
+    }
     if (ws.fetch_stop && ex_.peek(w) == nullptr) {
       // Fell off the end of a function: the executor performs the implicit return.
       const Pc before = pc;

@@ -112,9 +112,10 @@ TEST(LoadErrors, ChoicesEnforced) {
   load_error("sm:\n  warp_scheduler:\n    impl: fifo\n",
              {"'sm.warp_scheduler.impl'", "'fifo' is not one of: lrr, gto, glrr, two_level"});
   std::string msg = usage_message([] {
-    Config::load(gpu_schema(), "gtx480", {{"sm.reconvergence.impl", "its"}});
+    Config::load(gpu_schema(), "gtx480", {{"sm.reconvergence.impl", "nosuch_unit"}});
   });
-  expect_mentions(msg, {"--set sm.reconvergence.impl=its", "'sm.reconvergence.impl'", "ipdom_stack"});
+  expect_mentions(
+      msg, {"--set sm.reconvergence.impl=nosuch_unit", "'sm.reconvergence.impl'", "ipdom_stack"});
 }
 
 TEST(LoadErrors, RelationsBetweenKeysNameTheKeys) {

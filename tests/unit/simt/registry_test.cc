@@ -85,7 +85,7 @@ TEST(ReconvergenceRegistry, EveryWarpOfALaunchGetsTheChosenUnit) {
 
 TEST(ReconvergenceRegistry, UnknownUnitIsAUsageErrorNamingTheKey) {
   try {
-    reconvergence_choice("aware");
+    reconvergence_choice("nosuch_unit");
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::kUsage);

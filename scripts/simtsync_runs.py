@@ -1,0 +1,41 @@
+"""Running `simtsync run` from the experiment scripts: one point, its JSON statistics.
+
+    from simtsync_runs import run_point, run_points
+"""
+import concurrent.futures as cf
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run_point(simtsync, workload, config, size, sets, mode="timing"):
+    """Runs one point; returns (json, returncode, stdout). Exits when no JSON was written."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as t:
+        path = t.name
+    cmd = [simtsync, "run", workload, "--size", size, "--config", config, "--mode", mode,
+           "--json", path]
+    for s in sets:
+        cmd += ["--set", s]
+    p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    try:
+        with open(path) as f:
+            j = json.load(f)
+    except (OSError, json.JSONDecodeError):
+        j = None
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
+    if j is None:
+        sys.exit(f"{' '.join(cmd)} wrote no statistics (rc {p.returncode}):\n{p.stderr[-2000:]}")
+    return j, p.returncode, p.stdout
+
+
+def run_points(jobs, fn, workers):
+    """Runs fn(*args) for every (key, args) of jobs on `workers` threads; yields (key, result)
+    as points finish."""
+    with cf.ThreadPoolExecutor(max_workers=workers) as ex:
+        futs = {ex.submit(fn, *args): key for key, args in jobs}
+        for f in cf.as_completed(futs):
+            yield futs[f], f.result()

@@ -1,0 +1,497 @@
+#include "simt/impl/split_table.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace simtsync::simt {
+
+namespace {
+
+// Fig. 7's request sizes and the reserved area: ST entries in its first half, RT in the second.
+constexpr unsigned kStBytes = 12, kRtBytes = 16, kSlot = 16, kSlots = 32;
+constexpr std::uint64_t kStFill = 1, kRtFill = 2;
+
+std::uint64_t fill_tag(std::uint64_t kind, int index) {
+  return kind << 32 | static_cast<std::uint32_t>(index);
+}
+
+}  // namespace
+
+SplitTable::SplitTable(Pc start, LaneMask threads, const SplitTableOptions& o)
+    : o_(o), live_(threads) {
+  st_.reserve(8);
+  rt_.reserve(8);
+  const int s = new_split(start, kNoRpc, threads, kNone);
+  st_[static_cast<size_t>(s)].eligible = 0;
+  push_fifo(s);
+  select();
+}
+
+std::size_t SplitTable::st_size() const {
+  return static_cast<std::size_t>(
+      std::count_if(st_.begin(), st_.end(), [](const Split& e) { return e.valid; }));
+}
+
+std::size_t SplitTable::rt_size() const {
+  return static_cast<std::size_t>(
+      std::count_if(rt_.begin(), rt_.end(), [](const Rt& e) { return e.valid; }));
+}
+
+int SplitTable::new_split(Pc pc, Pc rpc, LaneMask mask, int rt) {
+  int s;
+  if (!free_st_.empty()) {
+    s = free_st_.back();
+    free_st_.pop_back();
+  } else {
+    s = static_cast<int>(st_.size());
+    st_.emplace_back();
+  }
+  make_room_st(s);
+  Split& e = st_[static_cast<size_t>(s)];
+  e = Split{};
+  e.valid = true;
+  e.pc = pc;
+  e.rpc = rpc;
+  e.mask = mask;
+  e.rt = rt;
+  e.eligible = now_ + o_.insert_latency;
+  e.inserted = order_++;
+  return s;
+}
+
+int SplitTable::new_rt() {
+  int r;
+  if (!free_rt_.empty()) {
+    r = free_rt_.back();
+    free_rt_.pop_back();
+  } else {
+    r = static_cast<int>(rt_.size());
+    rt_.emplace_back();
+  }
+  make_room_rt(r);
+  rt_[static_cast<size_t>(r)] = Rt{};
+  rt_[static_cast<size_t>(r)].valid = true;
+  touch_rt(r);
+  return r;
+}
+
+void SplitTable::remove_split(int s) {
+  st_[static_cast<size_t>(s)].valid = false;
+  if (auto it = std::find(fifo_.begin(), fifo_.end(), s); it != fifo_.end()) fifo_.erase(it);
+  free_st_.push_back(s);
+  if (cur_ == s) cur_ = kNone;
+}
+
+void SplitTable::touch_rt(int r) {
+  rt_[static_cast<size_t>(r)].used = order_++;
+}
+
+// Virtualization. An insertion into a full table spills a resident entry (ST: the oldest
+// inserted, FIFO; RT: the least recently used) through the one-entry spill-request buffer; the
+// entry that feeds fetch (the running split) is never the victim. Fills: an ST entry when it
+// reaches the FIFO output, an RT entry when its pending mask must be updated (a split arrives)
+// or its timeout fires.
+void SplitTable::make_room_st(int keep) {
+  if (o_.st_entries == 0) return;
+  unsigned resident = 0;
+  int victim = kNone;
+  for (size_t i = 0; i < st_.size(); ++i) {
+    const Split& e = st_[i];
+    if (!e.valid || e.where != Where::kPhysical || static_cast<int>(i) == keep) continue;
+    ++resident;
+    if (static_cast<int>(i) == cur_) continue;
+    if (victim == kNone || e.inserted < st_[static_cast<size_t>(victim)].inserted)
+      victim = static_cast<int>(i);
+  }
+  if (resident < o_.st_entries || victim == kNone) return;
+  st_[static_cast<size_t>(victim)].where = Where::kVirtual;
+  out_.push_back({static_cast<Addr>(victim % kSlots) * kSlot, kStBytes, true, 0});
+  ++stats_.st_spills;
+  stats_.table_bytes += kStBytes;
+}
+
+void SplitTable::make_room_rt(int keep) {
+  if (o_.rt_entries == 0) return;
+  unsigned resident = 0;
+  int victim = kNone;
+  for (size_t i = 0; i < rt_.size(); ++i) {
+    const Rt& e = rt_[i];
+    if (!e.valid || e.where != Where::kPhysical || static_cast<int>(i) == keep) continue;
+    ++resident;
+    if (victim == kNone || e.used < rt_[static_cast<size_t>(victim)].used)
+      victim = static_cast<int>(i);
+  }
+  if (resident < o_.rt_entries || victim == kNone) return;
+  rt_[static_cast<size_t>(victim)].where = Where::kVirtual;
+  out_.push_back({kSlots * kSlot + static_cast<Addr>(victim % kSlots) * kSlot, kRtBytes, true, 0});
+  ++stats_.rt_spills;
+  stats_.table_bytes += kRtBytes;
+}
+
+bool SplitTable::rt_usable(int r) {
+  Rt& e = rt_[static_cast<size_t>(r)];
+  if (e.where == Where::kPhysical) return true;
+  if (e.where == Where::kVirtual) {
+    out_.push_back({kSlots * kSlot + static_cast<Addr>(r % kSlots) * kSlot, kRtBytes, false,
+                    fill_tag(kRtFill, r)});
+    e.where = Where::kTransient;
+    ++stats_.rt_fills;
+    stats_.table_bytes += kRtBytes;
+  }
+  return false;
+}
+
+void SplitTable::sample() {
+  ++stats_.st_occupancy[UnitStats::bucket(st_size())];
+  ++stats_.rt_occupancy[UnitStats::bucket(rt_size())];
+}
+
+void SplitTable::arrive(int s) {
+  Split& e = st_[static_cast<size_t>(s)];
+  int r = e.rt;
+  if (e.pc == kExitPc && e.pc != e.rpc) {
+    // Returned from inside nested control flow of a function: the threads leave every region up
+    // to the innermost call and meet there.
+    while (r != kNone && !rt_[static_cast<size_t>(r)].call) {
+      Rt& x = rt_[static_cast<size_t>(r)];
+      x.mask &= ~e.mask;
+      x.pending &= ~e.mask;
+      r = x.parent;
+    }
+    if (r == kNone) return;  // kernel level: the core ends these threads (exit)
+  }
+  if (r == kNone) return;
+  const LaneMask mask = e.mask;
+  remove_split(s);
+  if (!rt_usable(r)) {
+    // The pending-mask-update buffer holds the arrival until the fill is back.
+    rt_fill_wait_ = r;
+    deferred_mask_ = mask;
+    return;
+  }
+  Rt& x = rt_[static_cast<size_t>(r)];
+  touch_rt(r);
+  x.pending &= ~mask;
+  if (!x.waiting) x.waiting = true, x.waiting_since = now_;
+}
+
+void SplitTable::reconverge(int r) {
+  Rt& x = rt_[static_cast<size_t>(r)];
+  const LaneMask mask = x.mask & live_;
+  x.valid = false;
+  free_rt_.push_back(r);
+  if (mask == 0) return;
+  ++stats_.reconverged;
+  if (x.call) returned_ = true;
+  push_fifo(new_split(x.pc, x.rpc, mask, x.parent));
+}
+
+void SplitTable::settle() {
+  for (bool again = true; again;) {
+    again = false;
+    for (size_t i = 0; i < st_.size(); ++i) {
+      Split& e = st_[i];
+      if (!e.valid) continue;
+      if (e.mask == 0) {
+        remove_split(static_cast<int>(i));
+        again = true;
+        continue;
+      }
+      if (e.blocked || e.where != Where::kPhysical) continue;
+      if (e.pc == e.rpc || e.pc == kExitPc) {
+        const bool at_kernel_exit = e.pc == kExitPc && e.rt == kNone;
+        if (at_kernel_exit) continue;
+        arrive(static_cast<int>(i));
+        again = !st_[i].valid;
+        if (rt_fill_wait_ != kNone) break;
+      }
+    }
+    for (size_t r = 0; r < rt_.size(); ++r) {
+      Rt& x = rt_[r];
+      if (!x.valid || static_cast<int>(r) == rt_fill_wait_) continue;
+      if ((x.pending & live_) != 0) continue;
+      if ((x.mask & live_) == 0 || rt_usable(static_cast<int>(r))) {
+        reconverge(static_cast<int>(r));
+        again = true;
+      }
+    }
+  }
+  select();
+}
+
+void SplitTable::select() {
+  cur_ = kNone;
+  for (std::size_t n = fifo_.size(); n > 0; --n) {
+    const int s = fifo_.front();
+    Split& e = st_[static_cast<size_t>(s)];
+    if (!e.blocked && e.where == Where::kPhysical) {
+      cur_ = s;
+      break;
+    }
+    if (e.where == Where::kVirtual) {
+      out_.push_back(
+          {static_cast<Addr>(s % kSlots) * kSlot, kStBytes, false, fill_tag(kStFill, s)});
+      e.where = Where::kTransient;
+      ++stats_.st_fills;
+      stats_.table_bytes += kStBytes;
+    }
+    // Blocked, or waiting for its fill: to the back of the FIFO without being scheduled.
+    fifo_.pop_front();
+    fifo_.push_back(s);
+  }
+  if (cur_ == kNone) return;
+  // A switch: the split at the FIFO output is another entry than the one that ran last (after
+  // a divergence, a reconvergence, a barrier or a branch that sent the last one to the back).
+  const std::uint64_t id = st_[static_cast<size_t>(cur_)].inserted;
+  if (id != last_id_ && last_ != kNone) ++stats_.fifo_switches;
+  last_ = cur_;
+  last_id_ = id;
+}
+
+void SplitTable::advance(Pc next_pc) {
+  sample();
+  Split& e = st_[static_cast<size_t>(cur_)];
+  e.pc = next_pc;
+  if (next_pc != e.rpc && next_pc != kExitPc) return;  // greedy: the split runs on
+  settle();
+}
+
+void SplitTable::branch(const BranchOutcome& b) {
+  sample();
+  const int s = cur_;
+  Split& e = st_[static_cast<size_t>(s)];
+  const LaneMask taken = b.taken & e.mask, not_taken = e.mask & ~b.taken;
+  if (taken == 0 || not_taken == 0) {
+    // A branch ends the split's turn: it goes to the back of the FIFO (Fig. 6b step 6).
+    e.pc = taken ? b.target : b.fallthrough;
+    fifo_.erase(std::find(fifo_.begin(), fifo_.end(), s));
+    fifo_.push_back(s);
+    settle();
+    return;
+  }
+  const Pc at = o_.delayed ? b.safe_rpc : b.rpc;
+  if (at != b.rpc) ++stats_.delayed;
+  int r = e.rt;
+  Pc rpc = e.rpc;
+  const LaneMask mask = e.mask;
+  if (at != e.rpc) {
+    // A new reconvergence point, nested in the split's own.
+    const int outer = e.rt;
+    r = new_rt();
+    Rt& x = rt_[static_cast<size_t>(r)];
+    x.pc = at;
+    x.rpc = rpc;
+    x.mask = mask;
+    x.pending = mask;
+    x.parent = outer;
+    rpc = at;
+  }
+  remove_split(s);
+  // The not-taken path first (seed 003 Fig. 6a step 3).
+  push_fifo(new_split(b.fallthrough, rpc, not_taken, r));
+  push_fifo(new_split(b.target, rpc, taken, r));
+  stats_.splits += 2;
+  settle();
+}
+
+void SplitTable::call(Pc entry, Pc return_pc) {
+  sample();
+  Split& e0 = st_[static_cast<size_t>(cur_)];
+  const int s = cur_;
+  const Pc outer_rpc = e0.rpc;
+  const int outer = e0.rt;
+  const LaneMask mask = e0.mask;
+  const int r = new_rt();
+  Rt& x = rt_[static_cast<size_t>(r)];
+  x.pc = return_pc;
+  x.rpc = outer_rpc;
+  x.mask = mask;
+  x.pending = mask;
+  x.parent = outer;
+  x.call = true;
+  Split& e = st_[static_cast<size_t>(s)];
+  e.pc = entry;
+  e.rpc = kExitPc;
+  e.rt = r;
+}
+
+bool SplitTable::ret() {
+  sample();
+  returned_ = false;
+  st_[static_cast<size_t>(cur_)].pc = kExitPc;
+  settle();
+  return returned_;
+}
+
+void SplitTable::exit(LaneMask lanes) {
+  live_ &= ~lanes;
+  for (auto& e : st_)
+    if (e.valid) e.mask &= ~lanes;
+  for (auto& x : rt_)
+    if (x.valid) x.mask &= ~lanes, x.pending &= ~lanes;
+  settle();
+}
+
+LaneMask SplitTable::barrier_arrive(LaneMask) {
+  // The split waits with its PC after the barrier; the others run on (seed 003 sec. IV-B).
+  Split& e = st_[static_cast<size_t>(cur_)];
+  e.blocked = true;
+  e.pc += kInstSize;
+  LaneMask waiting = 0;
+  bool runnable = false;
+  for (const auto& x : st_) {
+    if (x.valid && x.blocked) waiting |= x.mask;
+    runnable |= x.valid && !x.blocked;
+  }
+  select();
+  // With no split left to run, the warp has arrived: threads waiting in the RT for the blocked
+  // ones (a loop some threads left before the barrier) cannot get there either, as under a
+  // stack, where the barrier counts the warp.
+  return runnable ? waiting : live_;
+}
+
+void SplitTable::barrier_release() {
+  for (auto& e : st_) e.blocked = false;
+  settle();
+}
+
+void SplitTable::tick(Cycle now) {
+  now_ = now;
+  if (o_.timeout == 0) return;
+  bool fired = false;
+  for (size_t r = 0; r < rt_.size(); ++r) {
+    Rt& x = rt_[r];
+    if (!x.valid || !x.waiting || now < x.waiting_since + o_.timeout) continue;
+    const LaneMask arrived = x.mask & ~x.pending & live_;
+    if (arrived == 0 || (x.pending & live_) == 0) continue;
+    if (!rt_usable(static_cast<int>(r))) continue;  // fires once its fill is back
+    // Fig. 6b: the waiting threads go on as a new split with the entry's PC and RPC.
+    Rt& y = rt_[r];
+    y.mask &= ~arrived;
+    y.waiting = false;
+    touch_rt(static_cast<int>(r));
+    push_fifo(new_split(y.pc, y.rpc, arrived, y.parent));
+    ++stats_.timeouts;
+    fired = true;
+  }
+  if (fired) settle();
+}
+
+Cycle SplitTable::next_event(Cycle now) const {
+  Cycle t = kNever;
+  if (cur_ != kNone && st_[static_cast<size_t>(cur_)].eligible > now)
+    t = st_[static_cast<size_t>(cur_)].eligible;
+  if (!out_.empty()) t = std::min(t, now + 1);
+  if (o_.timeout != 0)
+    for (const auto& x : rt_)
+      if (x.valid && x.waiting && x.where == Where::kPhysical)
+        t = std::min(t, std::max(x.waiting_since + o_.timeout, now + 1));
+  return t;
+}
+
+bool SplitTable::ready() const {
+  // Fig. 7: nothing issues while the spill-request or pending-mask-update buffer is occupied.
+  return cur_ != kNone && st_[static_cast<size_t>(cur_)].eligible <= now_ &&
+         rt_fill_wait_ == kNone && out_.empty();
+}
+
+bool SplitTable::pop_request(UnitRequest& out) {
+  if (out_.empty()) return false;
+  out = out_.front();
+  out_.pop_front();
+  return true;
+}
+
+void SplitTable::memory_reply(const MemoryReply& r) {
+  if (!r.from_unit || r.tag == 0) return;  // spills need no answer
+  const int i = static_cast<int>(r.tag & 0xffffffffu);
+  if (r.tag >> 32 == kStFill) {
+    if (static_cast<size_t>(i) >= st_.size() || !st_[static_cast<size_t>(i)].valid) return;
+    make_room_st(i);
+    st_[static_cast<size_t>(i)].where = Where::kPhysical;
+    if (cur_ == kNone) select();
+    return;
+  }
+  if (static_cast<size_t>(i) >= rt_.size() || !rt_[static_cast<size_t>(i)].valid) return;
+  make_room_rt(i);
+  Rt& x = rt_[static_cast<size_t>(i)];
+  x.where = Where::kPhysical;
+  touch_rt(i);
+  if (rt_fill_wait_ == i) {
+    x.pending &= ~deferred_mask_;
+    if (!x.waiting) x.waiting = true, x.waiting_since = now_;
+    rt_fill_wait_ = kNone;
+    deferred_mask_ = 0;
+  }
+  settle();
+}
+
+LaneMask SplitTable::call_mask() const {
+  const int from = cur_ != kNone ? cur_ : last_;
+  if (from == kNone) return 0;
+  for (int r = st_[static_cast<size_t>(from)].rt; r != kNone;
+       r = rt_[static_cast<size_t>(r)].parent)
+    if (rt_[static_cast<size_t>(r)].call) return rt_[static_cast<size_t>(r)].mask;
+  return 0;
+}
+
+std::vector<ReconvergenceEntry> SplitTable::entries() const {
+  // RT entries first, then the splits from the back of the FIFO to its front: reports print
+  // the last row first, so the split that runs next comes first.
+  std::vector<ReconvergenceEntry> out;
+  for (const auto& x : rt_) {
+    if (!x.valid) continue;
+    ReconvergenceEntry e;
+    e.pc = x.pc;
+    e.rpc = x.rpc;
+    e.mask = x.mask;
+    e.call = x.call;
+    e.table = ReconvergenceEntry::Table::kReconvergence;
+    e.pending = x.pending;
+    e.spilled = x.where != Where::kPhysical;
+    out.push_back(e);
+  }
+  for (auto it = fifo_.rbegin(); it != fifo_.rend(); ++it) {
+    const Split& s = st_[static_cast<size_t>(*it)];
+    ReconvergenceEntry e;
+    e.pc = s.pc;
+    e.rpc = s.rpc;
+    e.mask = s.mask;
+    e.table = ReconvergenceEntry::Table::kSplit;
+    e.blocked = s.blocked;
+    e.spilled = s.where != Where::kPhysical;
+    out.push_back(e);
+  }
+  return out;
+}
+
+void SplitTable::collect(UnitStats& into) const {
+  into.splits += stats_.splits;
+  into.reconverged += stats_.reconverged;
+  into.fifo_switches += stats_.fifo_switches;
+  into.delayed += stats_.delayed;
+  into.timeouts += stats_.timeouts;
+  into.st_spills += stats_.st_spills;
+  into.st_fills += stats_.st_fills;
+  into.rt_spills += stats_.rt_spills;
+  into.rt_fills += stats_.rt_fills;
+  into.table_bytes += stats_.table_bytes;
+  for (int b = 0; b < UnitStats::kBuckets; ++b) {
+    into.st_occupancy[b] += stats_.st_occupancy[b];
+    into.rt_occupancy[b] += stats_.rt_occupancy[b];
+  }
+}
+
+std::string SplitTable::report_note() const {
+  if (ready()) return "";
+  if (rt_fill_wait_ != kNone)
+    return fmt::format("a split's arrival waits for reconvergence-table entry {} to be filled",
+                       rt_fill_wait_);
+  if (!out_.empty()) return fmt::format("{} table spill/fill requests wait to leave", out_.size());
+  if (cur_ == kNone) return "no split can run: every split is held or waits for its fill";
+  return fmt::format("the next split is eligible at cycle {} (now {})",
+                     st_[static_cast<size_t>(cur_)].eligible, now_);
+}
+
+}  // namespace simtsync::simt

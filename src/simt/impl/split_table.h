@@ -1,0 +1,150 @@
+// Split and reconvergence tables: the Multi-Path model (ElTantawy et al., HPCA 2014, as seed 003
+// sec. IV-B summarizes it) and AWARE, which extends it (seed 003 sec. IV-B, Fig. 6 and 7).
+//
+// The warp split table (ST) holds the splits that may run: PC, reconvergence PC, active mask and
+// the reconvergence-table entry they will meet at. The reconvergence table (RT) holds where
+// diverged threads meet again: PC, the outer reconvergence PC, the threads expected and the
+// pending mask of those not yet arrived. A divergent branch replaces its split by one RT entry
+// and two ST entries; a split that reaches its reconvergence PC leaves the ST and clears its
+// threads from the pending mask; an RT entry with no pending thread becomes a split again at its
+// PC (the reconverged entry). A branch whose reconvergence point is the one its split already
+// waits for adds no RT entry (a loop's iterations).
+//
+// One split runs at a time, chosen in FIFO order of ST insertion and run greedily until it
+// executes a branch, reaches a reconvergence point or a barrier: the branch's outcomes (the
+// not-taken path first) go to the back of the FIFO, so paths are visited breadth-first.
+// Options (all keys of the unit):
+//  - delayed: reconverge at BranchOutcome::safe_rpc (seed 003 Algorithm 2 on the loops
+//    Algorithm 1 flags, branches around them recomputed; see ExecInst::safe_reconv_pc);
+//  - timeout: threads that wait at a reconvergence point longer than this many cycles are split
+//    off as a new ST entry (Fig. 6b); 0: never;
+//  - insert_latency: a new ST entry is eligible this many cycles after insertion;
+//  - st_entries / rt_entries: physical table sizes; entries beyond them are spilled to and filled
+//    from the warp's reserved area in global memory (12-byte ST and 16-byte RT requests), FIFO
+//    replacement for the ST, LRU for the RT, with the one-entry spill-request, reconverged-entry
+//    and pending-mask-update buffers of Fig. 7 (see split_table.cc for what they hold back).
+// Barriers: a split that reaches one is marked blocked with its PC after the barrier and skipped
+// at the FIFO output; the warp arrives when all its live threads are blocked.
+// Calls: a call turns its split into an RT entry at the return PC; the callee's threads meet
+// there when they return (threads in different calls never merge, so recursion levels stay
+// apart).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "simt/i_reconvergence.h"
+
+namespace simtsync::simt {
+
+struct SplitTableOptions {
+  std::string name = "multipath";
+  bool delayed = false;
+  Cycle timeout = 0;  // 0: off
+  unsigned insert_latency = 0;
+  unsigned st_entries = 0;  // 0: unbounded (no virtualization)
+  unsigned rt_entries = 0;
+};
+
+class SplitTable : public IReconvergence {
+ public:
+  SplitTable(Pc start, LaneMask threads, const SplitTableOptions& o);
+
+  Pc pc() const override { return cur_ < 0 ? kExitPc : st_[static_cast<size_t>(cur_)].pc; }
+  LaneMask active() const override { return cur_ < 0 ? 0 : st_[static_cast<size_t>(cur_)].mask; }
+  bool finished() const override { return live_ == 0; }
+
+  void advance(Pc next_pc) override;
+  using IReconvergence::branch;
+  void branch(const BranchOutcome& b) override;
+  void call(Pc entry, Pc return_pc) override;
+  bool ret() override;
+  void exit(LaneMask lanes) override;
+  LaneMask barrier_arrive(LaneMask arriving) override;
+  void barrier_release() override;
+
+  void tick(Cycle now) override;
+  Cycle next_event(Cycle now) const override;
+  bool ready() const override;
+  bool timed() const override { return true; }
+  bool pop_request(UnitRequest& out) override;
+  void memory_reply(const MemoryReply& r) override;
+
+  LaneMask call_mask() const override;
+  LaneMask live() const override { return live_; }
+  std::vector<ReconvergenceEntry> entries() const override;
+  std::string name() const override { return o_.name; }
+  void collect(UnitStats& s) const override;
+  std::string report_note() const override;
+
+  // For tests: the table sizes (valid entries) and the counters.
+  std::size_t st_size() const;
+  std::size_t rt_size() const;
+  const UnitStats& stats() const { return stats_; }
+
+ private:
+  static constexpr int kNone = -1;
+  enum class Where : std::uint8_t { kPhysical, kVirtual, kTransient };
+  struct Split {
+    bool valid = false;
+    Pc pc = 0;
+    Pc rpc = 0;
+    LaneMask mask = 0;
+    int rt = kNone;        // the RT entry it meets at (kNone: the warp's outermost level)
+    bool blocked = false;  // at a barrier, pc already after it
+    Cycle eligible = 0;    // insertion latency
+    Where where = Where::kPhysical;
+    std::uint64_t inserted = 0;  // insertion order (FIFO replacement)
+  };
+  struct Rt {
+    bool valid = false;
+    Pc pc = 0;          // the reconvergence PC
+    Pc rpc = 0;         // the reconvergence PC of the split that diverged (outer level)
+    LaneMask mask = 0;  // threads that reconverge here
+    LaneMask pending = 0;
+    int parent = kNone;
+    bool call = false;        // a call: threads return here (pc is the return PC)
+    Cycle waiting_since = 0;  // first arrival since the last reconvergence or timeout
+    bool waiting = false;
+    Where where = Where::kPhysical;
+    std::uint64_t used = 0;  // LRU stamp
+  };
+
+  int new_split(Pc pc, Pc rpc, LaneMask mask, int rt);
+  int new_rt();
+  void push_fifo(int s) { fifo_.push_back(s); }
+  void remove_split(int s);
+  // A split at its reconvergence PC (or at a function's exit) meets its RT entry.
+  void arrive(int s);
+  void reconverge(int r);
+  // Removes reached splits, reconverges entries with no pending thread, picks the next split.
+  void settle();
+  void select();
+  void touch_rt(int r);
+  bool rt_usable(int r);  // resident (fills it otherwise: not usable yet)
+  void make_room_st(int keep);
+  void make_room_rt(int keep);
+  void sample();
+
+  SplitTableOptions o_;
+  std::vector<Split> st_;
+  std::vector<Rt> rt_;
+  std::vector<int> free_st_, free_rt_;
+  std::deque<int> fifo_;
+  int cur_ = kNone;
+  LaneMask live_ = 0;
+  Cycle now_ = 0;
+  std::uint64_t order_ = 0;
+  bool returned_ = false;
+  // Virtualization (Fig. 7): the one-entry buffers and the requests waiting to leave.
+  std::deque<UnitRequest> out_;
+  int rt_fill_wait_ = kNone;    // the pending-mask-update buffer waits for this RT entry's fill
+  LaneMask deferred_mask_ = 0;  // ... with the arriving threads
+  int last_ = kNone;            // the split that ran last
+  std::uint64_t last_id_ = 0;   // ... by insertion number (indices are reused)
+  UnitStats stats_;
+};
+
+}  // namespace simtsync::simt
