@@ -8,10 +8,10 @@ fourth column; AWARE's timeout sensitivity; virtualized split and reconvergence 
 
 Every point runs on tesla_c2050 (the seed's GPGPU-Sim configuration, GLRR issue) in the timing
 mode. Fig. 10: per kernel the SIMT-compliant version on the stack (the baseline), the MIMD version
-on the stack (expected: the watchdog's SIMT-deadlock report, exit 3), with SSDE
-(compile.ssde=true) on the stack, on AWARE (delayed reconvergence on, timeout off: the seed's
-setting) and on ITS. Fig. 11: the MIMD versions on AWARE with timeouts of 100, 1000 and 10,000
-cycles, with delayed reconvergence and without it. Fig. 12: AWARE with physical ST/RT entries
+with SSDE (compile.ssde=true) on the stack, on AWARE (delayed reconvergence on, timeout off: the
+seed's setting) and on ITS (the MIMD versions alone on the stack SIMT-deadlock: the e2e tests and
+the sync_suite experiment record that). Fig. 11: the MIMD versions on AWARE with timeouts of
+1000 and 10,000 cycles, with delayed reconvergence and without it. Fig. 12: AWARE with physical ST/RT entries
 32/32, 8/4, 4/2, 2/1 and 1/1. Writes results.csv and PNG plots into OUT; the README there is
 written by hand from them.
 """
@@ -32,18 +32,18 @@ KERNELS = [("HT", "ht", "ht_mimd"), ("ATM", "atm_simt", "atm_mimd"),
            ("AM-CG", "am_cg_simt", "am_cg_mimd")]
 STACK = "sm.reconvergence.impl=ipdom_stack"
 AWARE = "sm.reconvergence.impl=aware"
-FIG10 = [("simt_stack", "simt", [STACK]), ("mimd_stack", "mimd", [STACK]),
+FIG10 = [("simt_stack", "simt", [STACK]),
          ("mimd_ssde", "mimd", [STACK, "compile.ssde=true"]),
          ("mimd_aware", "mimd", [AWARE]), ("mimd_its", "mimd", ["sm.reconvergence.impl=its"])]
 FIG11 = [("delayed", [AWARE])] + [
     (f"{'delayed' if d else 'ipdom'}_t{t}",
      [AWARE, f"sm.reconvergence.delayed={'true' if d else 'false'}",
-      f"sm.reconvergence.timeout={t}"]) for d in (True, False) for t in (100, 1000, 10000)]
+      f"sm.reconvergence.timeout={t}"]) for d in (True, False) for t in (1000, 10000)]
 FIG12 = [(f"st{s}_rt{r}", [AWARE, f"sm.reconvergence.st_entries={s}",
                            f"sm.reconvergence.rt_entries={r}"])
          for s, r in ((32, 32), (8, 4), (4, 2), (2, 1), (1, 1))]
-COMMON = ["watchdog.no_completion_window=0", "watchdog.max_cycles=200000000"]
-FIELDS = ["part", "kernel", "variant", "workload", "cycles", "norm_cycles", "instructions",
+COMMON = ["watchdog.no_completion_window=0", "watchdog.max_cycles=50000000"]
+FIELDS = ["part", "kernel", "variant", "workload", "size", "cycles", "norm_cycles", "instructions",
           "norm_instructions", "exit_code", "validated", "note", "simd_efficiency",
           "unit_splits", "unit_fifo_switches", "unit_delayed", "unit_timeouts",
           "unit_table_bytes", "unit_st_spills", "unit_rt_spills", "mem_requests",
@@ -91,6 +91,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--size", default="default")
     ap.add_argument("--parts", default="fig10,fig11,fig12")
+    ap.add_argument("--kernels", help="comma-separated labels (default: all); with an existing "
+                    "OUT/results.csv the rows of other kernels and parts are kept")
     ap.add_argument("--replot", action="store_true", help="only redraw from OUT/results.csv")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -101,11 +103,17 @@ def main():
         plot(a.out, rows)
         return
     have = workloads_available(a.simtsync)
-    kernels = [k for k in KERNELS if k[1] in have and k[2] in have]
-    for k in KERNELS:
-        if k not in kernels:
-            print(f"{k[0]}: {k[1]} or {k[2]} is not a workload of this binary: left out")
+    wanted = a.kernels.split(",") if a.kernels else [k[0] for k in KERNELS]
+    kept = []
     parts = a.parts.split(",")
+    if os.path.exists(path) and (a.kernels or a.parts != "fig10,fig11,fig12"):
+        with open(path) as f:
+            kept = [r for r in csv.DictReader(f)
+                    if r["kernel"] not in wanted or r["part"] not in parts]
+    kernels = [k for k in KERNELS if k[1] in have and k[2] in have and k[0] in wanted]
+    for k in KERNELS:
+        if k not in kernels and k[0] in wanted:
+            print(f"{k[0]}: {k[1]} or {k[2]} is not a workload of this binary: left out")
     jobs = []
     for label, simt, mimd in kernels:
         if "fig10" in parts:
@@ -120,25 +128,33 @@ def main():
     rows = []
     for key, r in run_points([(j[:4], (a.simtsync, j[3], a.size, j[4])) for j in jobs], run,
                              a.jobs):
-        r.update(dict(zip(("part", "kernel", "variant", "workload"), key)))
+        r.update(dict(zip(("part", "kernel", "variant", "workload"), key)), size=a.size)
         rows.append(r)
         print(f"{key[0]} {key[1]:6} {key[2]:14} {key[3]:12} cycles {r['cycles']:>11} exit "
               f"{r['exit_code']} {r.get('note', '')} {r['seconds']:.1f}s", flush=True)
-    order = {j[:3]: i for i, j in enumerate(jobs)}
-    rows.sort(key=lambda r: order[(r["part"], r["kernel"], r["variant"])])
+        write(path, rows + kept)  # so far: an interrupted run keeps its points
+    write(path, rows + kept)
+    with open(path) as f:
+        plot(a.out, list(csv.DictReader(f)))
+
+
+def write(path, rows):
+    labels = [k[0] for k in KERNELS]
+    variants = [v for v, _, _ in FIG10] + [v for v, _ in FIG11] + [v for v, _ in FIG12]
+    rows = sorted(rows, key=lambda r: (r["part"], labels.index(r["kernel"]),
+                                       variants.index(r["variant"])))
     base_of = {"fig10": "simt_stack", "fig11": "delayed", "fig12": "st32_rt32"}
     base = {(r["part"], r["kernel"]): r for r in rows if r["variant"] == base_of[r["part"]]}
     for r in rows:
         b = base.get((r["part"], r["kernel"]))
-        ok = b and r["exit_code"] == 0 and b["exit_code"] == 0 and b["cycles"]
-        r["norm_cycles"] = round(r["cycles"] / b["cycles"], 4) if ok else ""
-        r["norm_instructions"] = round(r["instructions"] / b["instructions"], 4) \
-            if ok and b["instructions"] else ""
+        ok = b and int(r["exit_code"]) == 0 and int(b["exit_code"]) == 0 and float(b["cycles"])
+        r["norm_cycles"] = round(float(r["cycles"]) / float(b["cycles"]), 4) if ok else ""
+        r["norm_instructions"] = round(float(r["instructions"]) / float(b["instructions"]), 4) \
+            if ok and float(b["instructions"]) else ""
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS, extrasaction="ignore")
         w.writeheader()
         w.writerows(rows)
-    plot(a.out, rows)
 
 
 def geomean(xs):

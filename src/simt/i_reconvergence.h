@@ -100,6 +100,23 @@ struct UnitStats {
   std::uint64_t table_bytes = 0;  // spill and fill traffic
   std::uint64_t st_occupancy[kBuckets] = {};
   std::uint64_t rt_occupancy[kBuckets] = {};
+
+  void add(const UnitStats& o) {
+    splits += o.splits;
+    reconverged += o.reconverged;
+    fifo_switches += o.fifo_switches;
+    delayed += o.delayed;
+    timeouts += o.timeouts;
+    st_spills += o.st_spills;
+    st_fills += o.st_fills;
+    rt_spills += o.rt_spills;
+    rt_fills += o.rt_fills;
+    table_bytes += o.table_bytes;
+    for (int b = 0; b < kBuckets; ++b) {
+      st_occupancy[b] += o.st_occupancy[b];
+      rt_occupancy[b] += o.rt_occupancy[b];
+    }
+  }
 };
 
 class IReconvergence {

@@ -6,7 +6,7 @@
 # shared with its.cmake.
 # Included from tests/e2e/CMakeLists.txt, which defines simtsync_e2e() and ${exe}.
 set(mimd_workloads ht_mimd atm_mimd cp_ds_mimd tl_fg_mimd tl_cg_mimd am_fg_mimd am_cg_mimd
-    bh_st_mimd naive_lock)
+    bh_st_mimd bh_tb_mimd bh_sm_mimd naive_lock)
 set(simt_compliant_workloads ht atm_simt cp_ds_simt tl_fg_simt tl_cg_simt am_fg_simt am_cg_simt
     interac chan_atomic chan_shared chan_private chan_warp_bit chan_intra_warp
     chan_intra_warp_atomic nw nw1 nw2 nw_dp nw_tiny tsp bh bh_tb bh_sm bh_st_simt bh_fc apriori

@@ -3,7 +3,10 @@
 // `steps` time steps of bounding box, tree building, summarization, sort, force calculation
 // and integration. Each phase is also a workload of its own that runs the phases before it
 // first and validates its own output: bh_tb, bh_sm, bh_st_simt (Fig. 6c), bh_st_mimd (the
-// CPU-style wait, which SIMT-deadlocks under the IPDOM stack) and bh_fc. bh_tb_lockinst is
+// CPU-style wait, which SIMT-deadlocks under the IPDOM stack) and bh_fc. bh_tb_mimd and
+// bh_sm_mimd are tree building and summarization written as for a CPU (bh_tb_mimd.cu: a spin
+// lock on the child slot; bh_sm_mimd.cu: a spin on every child's mass), the MIMD forms of seed
+// 003's BH-TB and BH-SM; both SIMT-deadlock under the IPDOM stack. bh_tb_lockinst is
 // bh_tb with the lock instructions of seed 004 (Example 18, bh_tb_lockinst.cu; lock words in an
 // array of their own, one per child slot, -1 when free, on the lock_stack reconvergence unit);
 // it also reports how many critical sections ran and how many inserted nothing (Fig. 7.2).
@@ -48,11 +51,15 @@ class BarnesHut final : public Workload {
   std::string description() const override {
     switch (stage_) {
       case Stage::kTreeBuild:
-        return lockinst_ ? "Barnes-Hut tree building TB with the lock instructions (seed 004 "
-                           "Example 18)"
-                         : "Barnes-Hut tree building TB: try-lock insertion, throttling barrier";
+        if (lockinst_)
+          return "Barnes-Hut tree building TB with the lock instructions (seed 004 Example 18)";
+        return mimd_ ? "Barnes-Hut tree building TB, CPU-style spin lock: SIMT-deadlocks under "
+                       "the IPDOM stack"
+                     : "Barnes-Hut tree building TB: try-lock insertion, throttling barrier";
       case Stage::kSummarize:
-        return "Barnes-Hut summarization SM: cells wait for their children (after BB, TB)";
+        return mimd_ ? "Barnes-Hut summarization SM, CPU-style wait: SIMT-deadlocks under the "
+                       "IPDOM stack (after BB, TB)"
+                     : "Barnes-Hut summarization SM: cells wait for their children (after BB, TB)";
       case Stage::kSort:
         return mimd_ ? "Barnes-Hut sort ST, CPU-style wait: SIMT-deadlocks under the IPDOM stack"
                      : "Barnes-Hut sort ST: wait and signal (seed 000 Fig. 6c; after BB, TB, SM)";
@@ -152,17 +159,23 @@ class BarnesHut final : public Workload {
           return {};
         break;  // tree building only
       }
-      if (!ctx.launch(m, "bh_tb", grid, block,
+      // The MIMD kernels (bh_tb_mimd, bh_sm_mimd, bh_st_mimd) live in modules of their own,
+      // each loaded only when its phase comes, and that phase is the workload's last: a second
+      // module's parameter buffers are placed at the first one's addresses (func::Program
+      // starts every module at kModuleVarBase), so no kernel of bh.ptx may be launched after
+      // it is loaded.
+      const bool tb_mimd = mimd_ && stage_ == Stage::kTreeBuild;
+      const int tm = tb_mimd ? ctx.load("bh/bh_tb_mimd.ptx") : m;
+      if (!ctx.launch(tm, tb_mimd ? "bh_tb_mimd" : "bh_tb", grid, block,
                       args().add(px).add(py).add(pz).add(mass).add(child).add(start).add(g)))
         return {};
       if (stage_ == Stage::kTreeBuild) break;
-      if (!ctx.launch(m, "bh_sm", grid, block,
+      const bool sm_mimd = mimd_ && stage_ == Stage::kSummarize;
+      const int mm = sm_mimd ? ctx.load("bh/bh_sm_mimd.ptx") : m;
+      if (!ctx.launch(mm, sm_mimd ? "bh_sm_mimd" : "bh_sm", grid, block,
                       args().add(px).add(py).add(pz).add(mass).add(child).add(count).add(g)))
         return {};
       if (stage_ == Stage::kSummarize) break;
-      // The MIMD sort lives in its own module, loaded only now: a second module's parameter
-      // buffers are placed at the first one's addresses (func::Program starts every module at
-      // kModuleVarBase), so no kernel of bh.ptx may be launched after it is loaded.
       const int sm = mimd_ ? ctx.load("bh/bh_st_mimd.ptx") : m;
       if (!ctx.launch(sm, mimd_ ? "bh_st_mimd" : "bh_st", grid, block,
                       args().add(child).add(count).add(start).add(sort).add(g)))
@@ -324,8 +337,14 @@ std::unique_ptr<Workload> make_bh_tb() {
 std::unique_ptr<Workload> make_bh_tb_lockinst() {
   return std::make_unique<BarnesHut>("bh_tb_lockinst", Stage::kTreeBuild, false, true);
 }
+std::unique_ptr<Workload> make_bh_tb_mimd() {
+  return std::make_unique<BarnesHut>("bh_tb_mimd", Stage::kTreeBuild, true);
+}
 std::unique_ptr<Workload> make_bh_sm() {
   return std::make_unique<BarnesHut>("bh_sm", Stage::kSummarize, false);
+}
+std::unique_ptr<Workload> make_bh_sm_mimd() {
+  return std::make_unique<BarnesHut>("bh_sm_mimd", Stage::kSummarize, true);
 }
 std::unique_ptr<Workload> make_bh_st_simt() {
   return std::make_unique<BarnesHut>("bh_st_simt", Stage::kSort, false);

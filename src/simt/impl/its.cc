@@ -366,9 +366,7 @@ std::vector<ReconvergenceEntry> Its::entries() const {
 }
 
 void Its::collect(UnitStats& into) const {
-  into.splits += stats_.splits;
-  into.reconverged += stats_.reconverged;
-  into.fifo_switches += stats_.fifo_switches;
+  into.add(stats_);
 }
 
 }  // namespace simtsync::simt

@@ -87,24 +87,25 @@ void SplitTable::touch_rt(int r) {
   rt_[static_cast<size_t>(r)].used = order_++;
 }
 
-// Virtualization. An insertion into a full table spills a resident entry (ST: the oldest
-// inserted, FIFO; RT: the least recently used) through the one-entry spill-request buffer; the
+// Virtualization. An insertion into a full table spills a resident entry (ST: the one nearest
+// the FIFO's tail; RT: the least recently used) through the one-entry spill-request buffer; the
 // entry that feeds fetch (the running split) is never the victim. Fills: an ST entry when it
 // reaches the FIFO output, an RT entry when its pending mask must be updated (a split arrives)
 // or its timeout fires.
 void SplitTable::make_room_st(int keep) {
   if (o_.st_entries == 0) return;
   unsigned resident = 0;
+  for (size_t i = 0; i < st_.size(); ++i)
+    resident += st_[i].valid && st_[i].where == Where::kPhysical && static_cast<int>(i) != keep;
+  if (resident < o_.st_entries) return;
+  // FIFO replacement over the scheduling FIFO (footnote 6: the ST reuses it): the victim is the
+  // resident entry nearest the FIFO's tail, the last to be scheduled, so an entry filled on its
+  // way to the output is not evicted before it runs.
   int victim = kNone;
-  for (size_t i = 0; i < st_.size(); ++i) {
-    const Split& e = st_[i];
-    if (!e.valid || e.where != Where::kPhysical || static_cast<int>(i) == keep) continue;
-    ++resident;
-    if (static_cast<int>(i) == cur_) continue;
-    if (victim == kNone || e.inserted < st_[static_cast<size_t>(victim)].inserted)
-      victim = static_cast<int>(i);
-  }
-  if (resident < o_.st_entries || victim == kNone) return;
+  for (auto it = fifo_.rbegin(); it != fifo_.rend() && victim == kNone; ++it)
+    if (*it != keep && *it != cur_ && st_[static_cast<size_t>(*it)].where == Where::kPhysical)
+      victim = *it;
+  if (victim == kNone) return;
   st_[static_cast<size_t>(victim)].where = Where::kVirtual;
   out_.push_back({static_cast<Addr>(victim % kSlots) * kSlot, kStBytes, true, 0});
   ++stats_.st_spills;
@@ -467,20 +468,7 @@ std::vector<ReconvergenceEntry> SplitTable::entries() const {
 }
 
 void SplitTable::collect(UnitStats& into) const {
-  into.splits += stats_.splits;
-  into.reconverged += stats_.reconverged;
-  into.fifo_switches += stats_.fifo_switches;
-  into.delayed += stats_.delayed;
-  into.timeouts += stats_.timeouts;
-  into.st_spills += stats_.st_spills;
-  into.st_fills += stats_.st_fills;
-  into.rt_spills += stats_.rt_spills;
-  into.rt_fills += stats_.rt_fills;
-  into.table_bytes += stats_.table_bytes;
-  for (int b = 0; b < UnitStats::kBuckets; ++b) {
-    into.st_occupancy[b] += stats_.st_occupancy[b];
-    into.rt_occupancy[b] += stats_.rt_occupancy[b];
-  }
+  into.add(stats_);
 }
 
 std::string SplitTable::report_note() const {
