@@ -199,8 +199,10 @@ def plot(out, rows):
                     x = i - 0.4 + width * (k + 0.5)
                     val = r[metric] if r else ""
                     if val in ("", None):
-                        ax.text(x, 1.02, "deadlock" if r and str(r.get("exit_code")) == "3"
-                                else "n/a", rotation=90, fontsize=6, ha="center", va="bottom")
+                        capped = r and float(r["cycles"]) >= 5e7
+                        ax.text(x, 1.02, ("over 50M cycles" if capped else "exit 3")
+                                if r and str(r.get("exit_code")) == "3" else "n/a",
+                                rotation=90, fontsize=6, ha="center", va="bottom")
                         continue
                     xs.append(x)
                     vals.append(float(val))
@@ -210,6 +212,7 @@ def plot(out, rows):
                     vals.append(g)
                 ax.bar(xs, vals, width, label=v)
             ax.axhline(1.0, color="black", lw=0.8)
+            ax.set_yscale("log")
             ax.set_xticks(range(len(labels)))
             ax.set_xticklabels(labels, rotation=20, fontsize=8)
             ax.set_ylabel(f"{suffix}, normalized")

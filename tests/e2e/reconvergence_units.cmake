@@ -49,3 +49,12 @@ endforeach()
 simtsync_e2e(aware_ht_mimd_delayed 0 "unit_delayed +[1-9]" ${exe} run ht_mimd --size test
              --set ${aware})
 simtsync_e2e(list_aware 0 "aware .*AWARE" ${exe} list)
+# Regressions of the virtualized tables on the seed's configuration: a second arrival while the
+# pending-mask-update buffer was occupied lost its threads (bh_tb_mimd, 2/1), and a filled entry
+# evicted again before it ran livelocked the lock holder (tl_cg_mimd, 4/2).
+simtsync_e2e(aware_bh_tb_mimd_virtual_2_1 0 "VALIDATED" ${exe} run bh_tb_mimd --size test
+             --config tesla_c2050 --set ${aware} --set sm.reconvergence.st_entries=2
+             --set sm.reconvergence.rt_entries=1)
+simtsync_e2e(aware_tl_cg_mimd_virtual_4_2 0 "VALIDATED" ${exe} run tl_cg_mimd --size test
+             --config tesla_c2050 --set ${aware} --set sm.reconvergence.st_entries=4
+             --set sm.reconvergence.rt_entries=2)

@@ -99,13 +99,15 @@ void SplitTable::make_room_st(int keep) {
     resident += st_[i].valid && st_[i].where == Where::kPhysical && static_cast<int>(i) != keep;
   if (resident < o_.st_entries) return;
   // FIFO replacement over the scheduling FIFO (footnote 6: the ST reuses it): the victim is the
-  // resident entry nearest the FIFO's tail, the last to be scheduled, so an entry filled on its
-  // way to the output is not evicted before it runs.
+  // resident entry nearest the FIFO's tail, the last to be scheduled. An entry filled on its way
+  // to the output is pinned until it runs: evicting it again before it runs livelocks a warp
+  // whose lock holder sits behind its spinning splits (TL-CG with 4/2 entries).
   int victim = kNone;
-  for (auto it = fifo_.rbegin(); it != fifo_.rend() && victim == kNone; ++it)
-    if (*it != keep && *it != cur_ && st_[static_cast<size_t>(*it)].where == Where::kPhysical)
-      victim = *it;
-  if (victim == kNone) return;
+  for (auto it = fifo_.rbegin(); it != fifo_.rend() && victim == kNone; ++it) {
+    const Split& e = st_[static_cast<size_t>(*it)];
+    if (*it != keep && *it != cur_ && e.where == Where::kPhysical && !e.pinned) victim = *it;
+  }
+  if (victim == kNone) return;  // all pinned: the fill waits in the table for that time
   st_[static_cast<size_t>(victim)].where = Where::kVirtual;
   out_.push_back({static_cast<Addr>(victim % kSlots) * kSlot, kStBytes, true, 0});
   ++stats_.st_spills;
@@ -202,10 +204,11 @@ void SplitTable::settle() {
       if (e.blocked || e.where != Where::kPhysical) continue;
       if (e.pc == e.rpc || e.pc == kExitPc) {
         const bool at_kernel_exit = e.pc == kExitPc && e.rt == kNone;
-        if (at_kernel_exit) continue;
+        // One arrival at a time waits in the pending-mask-update buffer; the others stay
+        // splits at their reconvergence point until its fill is back (memory_reply settles).
+        if (at_kernel_exit || rt_fill_wait_ != kNone) continue;
         arrive(static_cast<int>(i));
         again = !st_[i].valid;
-        if (rt_fill_wait_ != kNone) break;
       }
     }
     for (size_t r = 0; r < rt_.size(); ++r) {
@@ -242,6 +245,7 @@ void SplitTable::select() {
     fifo_.push_back(s);
   }
   if (cur_ == kNone) return;
+  st_[static_cast<size_t>(cur_)].pinned = false;
   // A switch: the split at the FIFO output is another entry than the one that ran last (after
   // a divergence, a reconvergence, a barrier or a branch that sent the last one to the back).
   const std::uint64_t id = st_[static_cast<size_t>(cur_)].inserted;
@@ -411,6 +415,7 @@ void SplitTable::memory_reply(const MemoryReply& r) {
     if (static_cast<size_t>(i) >= st_.size() || !st_[static_cast<size_t>(i)].valid) return;
     make_room_st(i);
     st_[static_cast<size_t>(i)].where = Where::kPhysical;
+    st_[static_cast<size_t>(i)].pinned = true;
     if (cur_ == kNone) select();
     return;
   }

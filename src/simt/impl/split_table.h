@@ -96,6 +96,7 @@ class SplitTable : public IReconvergence {
     bool blocked = false;  // at a barrier, pc already after it
     Cycle eligible = 0;    // insertion latency
     Where where = Where::kPhysical;
+    bool pinned = false;         // filled, not yet run: not a spill victim
     std::uint64_t inserted = 0;  // insertion number (identifies the entry across index reuse)
   };
   struct Rt {
