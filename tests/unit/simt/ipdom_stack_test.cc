@@ -7,12 +7,12 @@
 
 #include <array>
 
+#include "test_pcs.h"
+
 namespace simtsync::simt {
 namespace {
 
-constexpr Pc P(int i) {
-  return static_cast<Pc>(i) * kInstSize;
-}
+using test_pcs::P;
 
 // Seed 003 Fig. 2a: A ends with a divergent if/else branch; B and C rejoin at D.
 // Layout: A = 0..2 (branch at 2), B = 3..4 (bra D at 4), C = 5..6, D = 7.

@@ -7,13 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "simt/impl/ipdom_stack.h"
+#include "test_pcs.h"
 
 namespace simtsync::simt {
 namespace {
 
-constexpr Pc P(int i) {
-  return static_cast<Pc>(i) * kInstSize;
-}
+using test_pcs::P;
 
 // Seed 004 Example 4: A: atom.cas on the lock; B: compare; C: branch back to A when the CAS
 // failed (rpc D); D: critical section; E: atom.exch releases the lock; F: exit. Every thread of

@@ -8,12 +8,12 @@
 
 #include <vector>
 
+#include "test_pcs.h"
+
 namespace simtsync::simt {
 namespace {
 
-constexpr Pc P(int i) {
-  return static_cast<Pc>(i) * kInstSize;
-}
+using test_pcs::P;
 
 SplitTableOptions aware(bool delayed, Cycle timeout = 0) {
   SplitTableOptions o;
