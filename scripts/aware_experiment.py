@@ -47,7 +47,7 @@ FIELDS = ["part", "kernel", "variant", "workload", "size", "cycles", "norm_cycle
           "norm_instructions", "exit_code", "validated", "note", "simd_efficiency",
           "unit_splits", "unit_fifo_switches", "unit_delayed", "unit_timeouts",
           "unit_table_bytes", "unit_st_spills", "unit_rt_spills", "mem_requests",
-          "mshr_fail", "stall_structural", "seconds"]
+          "l1_misses", "mshr_fail", "stall_structural", "seconds"]
 
 
 def find(j, *path, default=0):
@@ -69,7 +69,8 @@ def run(simtsync, workload, size, sets):
            "mem_requests": sum(find(gpu, "memory", "requests", default={}).values())
            if isinstance(find(gpu, "memory", "requests", default={}), dict)
            else find(gpu, "memory", "requests"),
-           "mshr_fail": find(gpu, "memory", "l1", "mshr_fail"),
+           "mshr_fail": find(gpu, "memory", "l1", "reservation_failures"),
+           "l1_misses": find(gpu, "memory", "l1", "misses"),
            "stall_structural": find(gpu, "scheduler_cycles", "structural")}
     for k in ("unit_splits", "unit_fifo_switches", "unit_delayed", "unit_timeouts",
               "unit_table_bytes", "unit_st_spills", "unit_rt_spills"):

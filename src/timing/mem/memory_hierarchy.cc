@@ -70,7 +70,7 @@ bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
     s.pending[0].sectors = (1u << (line / p_.l1.geo.sector)) - 1;
     s.pending[0].lanes = 0;
   } else if (r.space == ReqSpace::kUnit) {
-    // A reconvergence unit's spill or fill: the sectors it covers in one line, to L2.
+    // A reconvergence unit's spill or fill: the sectors it covers in one line.
     const unsigned sec = p_.l1.geo.sector;
     const Addr base = r.first_address / line * line;
     const unsigned first = static_cast<unsigned>((r.first_address - base) / sec);
@@ -89,8 +89,9 @@ bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
     pk.sm = r.sm;
     pk.req = id;
     pk.partition = static_cast<int>(map_.partition_of(pk.line));
-    pk.bypass_l1 = r.bypass_l1 || kind == PacketKind::kAtomic || r.space == ReqSpace::kInst ||
-                   r.space == ReqSpace::kUnit;
+    // A unit's table fills go through L1D as the seed's do (seed 003 sec. V-B2: their misses
+    // compete for L1 MSHRs); its spills are writes, which L1 evicts and sends on anyway.
+    pk.bypass_l1 = r.bypass_l1 || kind == PacketKind::kAtomic || r.space == ReqSpace::kInst;
     pk.born = now;
     st_.atomic_lane_ops += pk.ops;
   }
