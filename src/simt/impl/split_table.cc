@@ -28,25 +28,29 @@ SplitTable::SplitTable(Pc start, LaneMask threads, const SplitTableOptions& o)
   select();
 }
 
+// Every invalid slot is on its free list, so the valid entries are the rest (no scan: the
+// occupancy is sampled on every instruction).
 std::size_t SplitTable::st_size() const {
-  return static_cast<std::size_t>(
-      std::count_if(st_.begin(), st_.end(), [](const Split& e) { return e.valid; }));
+  return st_.size() - free_st_.size();
 }
 
 std::size_t SplitTable::rt_size() const {
-  return static_cast<std::size_t>(
-      std::count_if(rt_.begin(), rt_.end(), [](const Rt& e) { return e.valid; }));
+  return rt_.size() - free_rt_.size();
+}
+
+template <class T>
+int SplitTable::take_slot(std::vector<T>& table, std::vector<int>& free) {
+  if (free.empty()) {
+    table.emplace_back();
+    return static_cast<int>(table.size()) - 1;
+  }
+  const int i = free.back();
+  free.pop_back();
+  return i;
 }
 
 int SplitTable::new_split(Pc pc, Pc rpc, LaneMask mask, int rt) {
-  int s;
-  if (!free_st_.empty()) {
-    s = free_st_.back();
-    free_st_.pop_back();
-  } else {
-    s = static_cast<int>(st_.size());
-    st_.emplace_back();
-  }
+  const int s = take_slot(st_, free_st_);
   make_room_st(s);
   Split& e = st_[static_cast<size_t>(s)];
   e = Split{};
@@ -61,14 +65,7 @@ int SplitTable::new_split(Pc pc, Pc rpc, LaneMask mask, int rt) {
 }
 
 int SplitTable::new_rt() {
-  int r;
-  if (!free_rt_.empty()) {
-    r = free_rt_.back();
-    free_rt_.pop_back();
-  } else {
-    r = static_cast<int>(rt_.size());
-    rt_.emplace_back();
-  }
+  const int r = take_slot(rt_, free_rt_);
   make_room_rt(r);
   rt_[static_cast<size_t>(r)] = Rt{};
   rt_[static_cast<size_t>(r)].valid = true;

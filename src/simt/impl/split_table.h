@@ -113,6 +113,9 @@ class SplitTable : public IReconvergence {
     std::uint64_t used = 0;  // LRU stamp
   };
 
+  // A free slot of `table` (its free list first, else a new one at the end).
+  template <class T>
+  static int take_slot(std::vector<T>& table, std::vector<int>& free);
   int new_split(Pc pc, Pc rpc, LaneMask mask, int rt);
   int new_rt();
   void push_fifo(int s) { fifo_.push_back(s); }
