@@ -38,6 +38,7 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
         w.simt->tick(round);
         simt::UnitRequest q;
         while (w.simt->pop_request(q)) {
+          w.simt->request_sent(q.tag);
           simt::MemoryReply rep;
           rep.from_unit = true;
           rep.tag = q.tag;

@@ -181,6 +181,13 @@ class IReconvergence {
     return false;
   }
   virtual void memory_reply(const MemoryReply& r) { (void)r; }
+  // A request popped from the outbox has left the SM for the memory system (the SM's port took
+  // it): a unit that holds a buffer until then (AWARE's spill-request buffers) frees it.
+  virtual void request_sent(std::uint64_t tag) { (void)tag; }
+  // False: a control instruction (bra, brx, call, ret, exit, trap) may not issue now, though
+  // others may (AWARE: a branch waits until the spill-request buffers are empty, so the entries
+  // it inserts have room, seed 003 Fig. 7).
+  virtual bool branch_ready() const { return true; }
 
   // Lock instructions (seed 004 ch. 4-6; the lock_stack unit). The core reports:
   // - lock_sent(pc): the active threads issued `lock` at pc and sent their requests; returns

@@ -1,5 +1,5 @@
 // AWARE (seed 003 sec. IV-B): the split-table unit with delayed reconvergence, timed-out
-// reconvergence, a one-cycle insertion latency and virtualized tables, each a key.
+// reconvergence, one-cycle insertion and lookup latencies and virtualized tables, each a key.
 #include "config/plugin.h"
 #include "simt/impl/split_table.h"
 
@@ -12,6 +12,7 @@ std::unique_ptr<IReconvergence> make_aware(Pc start, LaneMask threads,
   o.delayed = p.get_bool("delayed");
   o.timeout = static_cast<Cycle>(p.get_int("timeout"));
   o.insert_latency = static_cast<unsigned>(p.get_int("insert_latency"));
+  o.lookup_latency = static_cast<unsigned>(p.get_int("lookup_latency"));
   o.st_entries = static_cast<unsigned>(p.get_int("st_entries"));
   o.rt_entries = static_cast<unsigned>(p.get_int("rt_entries"));
   return std::make_unique<SplitTable>(start, threads, o);
@@ -29,6 +30,10 @@ void declare_aware(config::PluginDecl& d) {
                src + ", Fig. 6b and 11")
       .add_int("insert_latency", 1, 0, 1000,
                "aware: cycles before a new split-table entry is eligible for fetch",
+               src + " (basic implementation)")
+      .add_int("lookup_latency", 1, 0, 1000,
+               "aware: cycles to read a split-table entry when the FIFO output changes, and a "
+               "reconvergence-table entry before its reconverged split is inserted",
                src + " (basic implementation)")
       .add_int("st_entries", 32, 1, 64,
                "aware: physical split-table entries per warp; more splits spill to memory",

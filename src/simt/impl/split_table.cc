@@ -10,7 +10,7 @@ namespace {
 
 // Fig. 7's request sizes and the reserved area: ST entries in its first half, RT in the second.
 constexpr unsigned kStBytes = 12, kRtBytes = 16, kSlot = 16, kSlots = 32;
-constexpr std::uint64_t kStFill = 1, kRtFill = 2;
+constexpr std::uint64_t kStFill = 1, kRtFill = 2, kStSpill = 3, kRtSpill = 4;
 
 std::uint64_t fill_tag(std::uint64_t kind, int index) {
   return kind << 32 | static_cast<std::uint32_t>(index);
@@ -86,15 +86,38 @@ void SplitTable::touch_rt(int r) {
 
 // Virtualization. An insertion into a full table spills a resident entry (ST: the one nearest
 // the FIFO's tail; RT: the least recently used) through the one-entry spill-request buffer; the
-// entry that feeds fetch (the running split) is never the victim. Fills: an ST entry when it
-// reaches the FIFO output, an RT entry when its pending mask must be updated (a split arrives)
-// or its timeout fires.
-void SplitTable::make_room_st(int keep) {
-  if (o_.st_entries == 0) return;
-  unsigned resident = 0;
+// entry that feeds fetch (the running split) is never the victim. The buffer stays occupied
+// until the request leaves the SM (request_sent). A branch issues only with both buffers empty,
+// and a divergent branch adds at most one entry to each table, so its insertions always have
+// room; every other insertion waits while its table is full and its buffer occupied: a
+// reconverged or timed-out split in the reconverged-entry buffer (no instruction issues
+// meanwhile), a fill whose reply is back in the table's transient state. Fills: an ST entry when
+// it reaches the FIFO output, an RT entry when its pending mask must be updated (a split
+// arrives) or its timeout fires.
+unsigned SplitTable::st_resident(int keep) const {
+  unsigned n = 0;
   for (size_t i = 0; i < st_.size(); ++i)
-    resident += st_[i].valid && st_[i].where == Where::kPhysical && static_cast<int>(i) != keep;
-  if (resident < o_.st_entries) return;
+    n += st_[i].valid && st_[i].where == Where::kPhysical && static_cast<int>(i) != keep;
+  return n;
+}
+
+unsigned SplitTable::rt_resident(int keep) const {
+  unsigned n = 0;
+  for (size_t i = 0; i < rt_.size(); ++i)
+    n += rt_[i].valid && rt_[i].where == Where::kPhysical && static_cast<int>(i) != keep;
+  return n;
+}
+
+bool SplitTable::st_room(int keep) const {
+  return o_.st_entries == 0 || st_spills_out_ == 0 || st_resident(keep) < o_.st_entries;
+}
+
+bool SplitTable::rt_room(int keep) const {
+  return o_.rt_entries == 0 || rt_spills_out_ == 0 || rt_resident(keep) < o_.rt_entries;
+}
+
+void SplitTable::make_room_st(int keep) {
+  if (o_.st_entries == 0 || st_resident(keep) < o_.st_entries) return;
   // FIFO replacement over the scheduling FIFO (footnote 6: the ST reuses it): the victim is the
   // resident entry nearest the FIFO's tail, the last to be scheduled. An entry filled on its way
   // to the output is pinned until it runs: evicting it again before it runs livelocks a warp
@@ -106,7 +129,9 @@ void SplitTable::make_room_st(int keep) {
   }
   if (victim == kNone) return;  // all pinned: the fill waits in the table for that time
   st_[static_cast<size_t>(victim)].where = Where::kVirtual;
-  out_.push_back({static_cast<Addr>(victim % kSlots) * kSlot, kStBytes, true, 0});
+  out_.push_back(
+      {static_cast<Addr>(victim % kSlots) * kSlot, kStBytes, true, fill_tag(kStSpill, victim)});
+  ++st_spills_out_;
   ++stats_.st_spills;
   stats_.table_bytes += kStBytes;
 }
@@ -124,7 +149,9 @@ void SplitTable::make_room_rt(int keep) {
   }
   if (resident < o_.rt_entries || victim == kNone) return;
   rt_[static_cast<size_t>(victim)].where = Where::kVirtual;
-  out_.push_back({kSlots * kSlot + static_cast<Addr>(victim % kSlots) * kSlot, kRtBytes, true, 0});
+  out_.push_back({kSlots * kSlot + static_cast<Addr>(victim % kSlots) * kSlot, kRtBytes, true,
+                  fill_tag(kRtSpill, victim)});
+  ++rt_spills_out_;
   ++stats_.rt_spills;
   stats_.table_bytes += kRtBytes;
 }
@@ -184,12 +211,27 @@ void SplitTable::reconverge(int r) {
   if (mask == 0) return;
   ++stats_.reconverged;
   if (x.call) returned_ = true;
-  push_fifo(new_split(x.pc, x.rpc, mask, x.parent));
+  insert_from_rt(x.pc, x.rpc, mask, x.parent);
+}
+
+void SplitTable::insert_from_rt(Pc pc, Pc rpc, LaneMask mask, int parent) {
+  if (!st_room(kNone)) {
+    held_ = {true, pc, rpc, mask, parent};  // the reconverged-entry buffer
+    return;
+  }
+  const int s = new_split(pc, rpc, mask, parent);
+  // The RT entry was read (its pending-mask update) before the split is inserted.
+  st_[static_cast<size_t>(s)].eligible += o_.lookup_latency;
+  push_fifo(s);
 }
 
 void SplitTable::settle() {
   for (bool again = true; again;) {
     again = false;
+    if (held_.valid && st_room(kNone)) {
+      held_.valid = false;
+      push_fifo(new_split(held_.pc, held_.rpc, held_.mask, held_.parent));
+    }
     for (size_t i = 0; i < st_.size(); ++i) {
       Split& e = st_[i];
       if (!e.valid) continue;
@@ -210,12 +252,14 @@ void SplitTable::settle() {
     }
     for (size_t r = 0; r < rt_.size(); ++r) {
       Rt& x = rt_[r];
-      if (!x.valid || static_cast<int>(r) == rt_fill_wait_) continue;
+      const int ri = static_cast<int>(r);
+      if (!x.valid || ri == rt_fill_wait_) continue;
       if ((x.pending & live_) != 0) continue;
-      if ((x.mask & live_) == 0 || rt_usable(static_cast<int>(r))) {
-        reconverge(static_cast<int>(r));
-        again = true;
-      }
+      // The reconverged entry enters the ST or the reconverged-entry buffer; while that holds
+      // one, other entries stay in the RT.
+      if ((x.mask & live_) != 0 && (held_.valid || !rt_usable(ri))) continue;
+      reconverge(ri);
+      again = true;
     }
   }
   select();
@@ -242,11 +286,17 @@ void SplitTable::select() {
     fifo_.push_back(s);
   }
   if (cur_ == kNone) return;
-  st_[static_cast<size_t>(cur_)].pinned = false;
+  Split& e = st_[static_cast<size_t>(cur_)];
+  e.pinned = false;
   // A switch: the split at the FIFO output is another entry than the one that ran last (after
   // a divergence, a reconvergence, a barrier or a branch that sent the last one to the back).
-  const std::uint64_t id = st_[static_cast<size_t>(cur_)].inserted;
-  if (id != last_id_ && last_ != kNone) ++stats_.fifo_switches;
+  // Its entry is read through the FIFO's index: the lookup latency (overlapping the insertion
+  // latency of a split inserted this cycle).
+  const std::uint64_t id = e.inserted;
+  if (id != last_id_ && last_ != kNone) {
+    ++stats_.fifo_switches;
+    e.eligible = std::max(e.eligible, now_ + o_.lookup_latency);
+  }
   last_ = cur_;
   last_id_ = id;
 }
@@ -368,12 +418,14 @@ void SplitTable::tick(Cycle now) {
     const LaneMask arrived = x.mask & ~x.pending & live_;
     if (arrived == 0 || (x.pending & live_) == 0) continue;
     if (!rt_usable(static_cast<int>(r))) continue;  // fires once its fill is back
-    // Fig. 6b: the waiting threads go on as a new split with the entry's PC and RPC.
+    if (held_.valid) continue;  // the reconverged-entry buffer is occupied: fires later
+    // Fig. 6b: the waiting threads go on as a new split with the entry's PC and RPC (through
+    // the reconverged-entry buffer when the ST is full).
     Rt& y = rt_[r];
     y.mask &= ~arrived;
     y.waiting = false;
     touch_rt(static_cast<int>(r));
-    push_fifo(new_split(y.pc, y.rpc, arrived, y.parent));
+    insert_from_rt(y.pc, y.rpc, arrived, y.parent);
     ++stats_.timeouts;
     fired = true;
   }
@@ -393,9 +445,49 @@ Cycle SplitTable::next_event(Cycle now) const {
 }
 
 bool SplitTable::ready() const {
-  // Fig. 7: nothing issues while the spill-request or pending-mask-update buffer is occupied.
+  // Fig. 7: nothing issues while the reconverged-entry or pending-mask-update buffer is
+  // occupied (the spill-request buffers hold back branches only: branch_ready).
   return cur_ != kNone && st_[static_cast<size_t>(cur_)].eligible <= now_ &&
-         rt_fill_wait_ == kNone && out_.empty();
+         rt_fill_wait_ == kNone && !held_.valid;
+}
+
+void SplitTable::request_sent(std::uint64_t tag) {
+  const std::uint64_t kind = tag >> 32;
+  if (kind == kStSpill && st_spills_out_ > 0) --st_spills_out_;
+  if (kind == kRtSpill && rt_spills_out_ > 0) --rt_spills_out_;
+  if (kind != kStSpill && kind != kRtSpill) return;
+  complete_fills();
+  settle();
+}
+
+void SplitTable::complete_fills() {
+  while (!st_filled_.empty() && st_room(st_filled_.front())) {
+    const int i = st_filled_.front();
+    st_filled_.erase(st_filled_.begin());
+    if (!st_[static_cast<size_t>(i)].valid ||
+        st_[static_cast<size_t>(i)].where != Where::kTransient)
+      continue;  // left the table meanwhile (its threads exited)
+    make_room_st(i);
+    st_[static_cast<size_t>(i)].where = Where::kPhysical;
+    st_[static_cast<size_t>(i)].pinned = true;
+  }
+  while (!rt_filled_.empty() && rt_room(rt_filled_.front())) {
+    const int i = rt_filled_.front();
+    rt_filled_.erase(rt_filled_.begin());
+    if (!rt_[static_cast<size_t>(i)].valid ||
+        rt_[static_cast<size_t>(i)].where != Where::kTransient)
+      continue;
+    make_room_rt(i);
+    Rt& x = rt_[static_cast<size_t>(i)];
+    x.where = Where::kPhysical;
+    touch_rt(i);
+    if (rt_fill_wait_ == i) {
+      x.pending &= ~deferred_mask_;
+      if (!x.waiting) x.waiting = true, x.waiting_since = now_;
+      rt_fill_wait_ = kNone;
+      deferred_mask_ = 0;
+    }
+  }
 }
 
 bool SplitTable::pop_request(UnitRequest& out) {
@@ -406,27 +498,19 @@ bool SplitTable::pop_request(UnitRequest& out) {
 }
 
 void SplitTable::memory_reply(const MemoryReply& r) {
-  if (!r.from_unit || r.tag == 0) return;  // spills need no answer
+  const std::uint64_t kind = r.tag >> 32;
+  if (!r.from_unit || (kind != kStFill && kind != kRtFill)) return;  // spills need no answer
   const int i = static_cast<int>(r.tag & 0xffffffffu);
-  if (r.tag >> 32 == kStFill) {
+  if (kind == kStFill) {
     if (static_cast<size_t>(i) >= st_.size() || !st_[static_cast<size_t>(i)].valid) return;
-    make_room_st(i);
-    st_[static_cast<size_t>(i)].where = Where::kPhysical;
-    st_[static_cast<size_t>(i)].pinned = true;
+    st_filled_.push_back(i);
+    complete_fills();
     if (cur_ == kNone) select();
     return;
   }
   if (static_cast<size_t>(i) >= rt_.size() || !rt_[static_cast<size_t>(i)].valid) return;
-  make_room_rt(i);
-  Rt& x = rt_[static_cast<size_t>(i)];
-  x.where = Where::kPhysical;
-  touch_rt(i);
-  if (rt_fill_wait_ == i) {
-    x.pending &= ~deferred_mask_;
-    if (!x.waiting) x.waiting = true, x.waiting_since = now_;
-    rt_fill_wait_ = kNone;
-    deferred_mask_ = 0;
-  }
+  rt_filled_.push_back(i);
+  complete_fills();
   settle();
 }
 
@@ -474,11 +558,19 @@ void SplitTable::collect(UnitStats& into) const {
 }
 
 std::string SplitTable::report_note() const {
-  if (ready()) return "";
+  if (ready()) {
+    if (branch_ready()) return "";
+    return fmt::format("branches wait for {} table spill request(s) to leave the SM",
+                       st_spills_out_ + rt_spills_out_);
+  }
   if (rt_fill_wait_ != kNone)
     return fmt::format("a split's arrival waits for reconvergence-table entry {} to be filled",
                        rt_fill_wait_);
-  if (!out_.empty()) return fmt::format("{} table spill/fill requests wait to leave", out_.size());
+  if (held_.valid)
+    return fmt::format(
+        "a split (pc {:#x}, mask {:#x}) waits in the reconverged-entry buffer for split-table "
+        "room",
+        held_.pc, held_.mask);
   if (cur_ == kNone) return "no split can run: every split is held or waits for its fill";
   return fmt::format("the next split is eligible at cycle {} (now {})",
                      st_[static_cast<size_t>(cur_)].eligible, now_);

@@ -19,10 +19,16 @@
 //  - timeout: threads that wait at a reconvergence point longer than this many cycles are split
 //    off as a new ST entry (Fig. 6b); 0: never;
 //  - insert_latency: a new ST entry is eligible this many cycles after insertion;
+//  - lookup_latency: reading an ST entry through the FIFO's index when the FIFO output changes,
+//    and the RT entry a split meets at (its pending-mask update before a reconverged entry is
+//    inserted), each take this many cycles;
 //  - st_entries / rt_entries: physical table sizes; entries beyond them are spilled to and filled
 //    from the warp's reserved area in global memory (12-byte ST and 16-byte RT requests), FIFO
 //    replacement for the ST, LRU for the RT, with the one-entry spill-request, reconverged-entry
-//    and pending-mask-update buffers of Fig. 7 (see split_table.cc for what they hold back).
+//    and pending-mask-update buffers of Fig. 7: a control instruction issues only when both
+//    spill-request buffers are empty (a spill request holds its buffer until it leaves the SM),
+//    no instruction issues while the reconverged-entry or pending-mask-update buffer is occupied
+//    (see split_table.cc for what fills them).
 // Barriers: a split that reaches one is marked blocked with its PC after the barrier and skipped
 // at the FIFO output; the warp arrives when all its live threads are blocked.
 // Calls: a call turns its split into an RT entry at the return PC; the callee's threads meet
@@ -44,6 +50,7 @@ struct SplitTableOptions {
   bool delayed = false;
   Cycle timeout = 0;  // 0: off
   unsigned insert_latency = 0;
+  unsigned lookup_latency = 0;
   unsigned st_entries = 0;  // 0: unbounded (no virtualization)
   unsigned rt_entries = 0;
 };
@@ -68,6 +75,8 @@ class SplitTable : public IReconvergence {
   void tick(Cycle now) override;
   Cycle next_event(Cycle now) const override;
   bool ready() const override;
+  bool branch_ready() const override { return st_spills_out_ == 0 && rt_spills_out_ == 0; }
+  void request_sent(std::uint64_t tag) override;
   bool timed() const override { return true; }
   bool pop_request(UnitRequest& out) override;
   void memory_reply(const MemoryReply& r) override;
@@ -123,13 +132,25 @@ class SplitTable : public IReconvergence {
   // A split at its reconvergence PC (or at a function's exit) meets its RT entry.
   void arrive(int s);
   void reconverge(int r);
+  // A reconverged or timed-out split enters the ST, or the reconverged-entry buffer when the ST
+  // is full and its spill-request buffer occupied.
+  void insert_from_rt(Pc pc, Pc rpc, LaneMask mask, int parent);
   // Removes reached splits, reconverges entries with no pending thread, picks the next split.
   void settle();
   void select();
   void touch_rt(int r);
   bool rt_usable(int r);  // resident (fills it otherwise: not usable yet)
+  // Physical entries other than `keep`; whether an insertion (other than a branch's, which the
+  // issue restriction gives room) can take a slot now: one is free, or the victim's spill
+  // request can enter its empty buffer.
+  unsigned st_resident(int keep) const;
+  unsigned rt_resident(int keep) const;
+  bool st_room(int keep) const;
+  bool rt_room(int keep) const;
   void make_room_st(int keep);
   void make_room_rt(int keep);
+  // Fills whose reply came back while their table had no room: inserted when it has.
+  void complete_fills();
   void sample();
 
   SplitTableOptions o_;
@@ -146,6 +167,16 @@ class SplitTable : public IReconvergence {
   std::deque<UnitRequest> out_;
   int rt_fill_wait_ = kNone;    // the pending-mask-update buffer waits for this RT entry's fill
   LaneMask deferred_mask_ = 0;  // ... with the arriving threads
+  struct Held {
+    bool valid = false;
+    Pc pc = 0, rpc = 0;
+    LaneMask mask = 0;
+    int parent = kNone;
+  };
+  Held held_;  // the reconverged-entry buffer: a split out of the RT waiting for ST room
+  unsigned st_spills_out_ = 0;  // spill-request buffers: spills not yet left the SM
+  unsigned rt_spills_out_ = 0;
+  std::vector<int> st_filled_, rt_filled_;  // fills back, waiting for room
   int last_ = kNone;            // the split that ran last
   std::uint64_t last_id_ = 0;   // ... by insertion number (indices are reused)
   UnitStats stats_;

@@ -288,12 +288,11 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
     return;
   }
   if (r.space == mem::ReqSpace::kUnit) {
-    WarpSlot& ws = slots_[static_cast<size_t>(r.warp_slot)];
-    if (ws.warp && ws.warp->simt) {
+    if (simt::IReconvergence* unit = request_unit(r)) {
       simt::MemoryReply rep;
       rep.from_unit = true;
       rep.tag = r.unit_tag;
-      ws.warp->simt->memory_reply(rep);
+      unit->memory_reply(rep);
     }
     return;
   }
@@ -384,6 +383,13 @@ void Sm::update_fetch_bit(int s) {
 }  // namespace simtsync::sm
 
 namespace simtsync::sm {
+
+simt::IReconvergence* Sm::request_unit(const mem::MemRequest& r) const {
+  const WarpSlot& ws = slots_[static_cast<size_t>(r.warp_slot)];
+  if (!ws.warp || !ws.warp->simt) return nullptr;
+  const Addr sender = (r.first_address - mem::kUnitAreaBase) / simt::UnitRequest::kUnitAreaBytes;
+  return sender == static_cast<Addr>(ws.warp->global_id) ? ws.warp->simt.get() : nullptr;
+}
 
 void Sm::tick_units(Cycle now) {
   for (std::uint64_t m = timed_units_; m != 0; m &= m - 1) {

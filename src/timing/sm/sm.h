@@ -188,6 +188,9 @@ class Sm final : public sched::IWarpView {
   const WarpSlot& slot_at(int s) const { return slots_[static_cast<size_t>(s)]; }
   void writeback(Cycle now);
   void tick_units(Cycle now);
+  // The reconvergence unit that sent a kUnit request, or null when its warp has finished and
+  // the slot holds another (the reserved area's address names the sender).
+  simt::IReconvergence* request_unit(const mem::MemRequest& r) const;
   void emit_issue(int sched, int slot, const func::ExecInst& in, Pc pc, const func::StepInfo& info,
                   bool memory, Cycle now);
   void ldst(Cycle now);

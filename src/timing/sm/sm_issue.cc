@@ -172,6 +172,10 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
     return StallKind::kData;
   }
   const ptx::UnitClass uc = ptx::opcode_unit(in.op);
+  // A unit with virtualized tables holds control instructions while a table spill waits to
+  // leave (AWARE, seed 003 Fig. 7); the spill leaving (ldst) clears it.
+  if (uc == ptx::UnitClass::kCtrl && (timed_units_ >> slot & 1) && !w.simt->branch_ready())
+    return StallKind::kControl;
   // An unlock releases: it waits for the warp's earlier memory operations, as a fence before
   // the releasing store would (the critical section's writes are visible to the next holder).
   // Neither waits for a lock instruction whose lanes wait in a lock queue (they wait for a

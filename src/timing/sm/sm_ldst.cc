@@ -64,6 +64,9 @@ void Sm::ldst(Cycle now) {
       return;
     }
     ldst_refused_ = false;
+    // The request has left: its unit frees what held it (a spill-request buffer).
+    if (simt::IReconvergence* unit = request_unit(unit_queue_.front()))
+      unit->request_sent(unit_queue_.front().unit_tag);
     unit_queue_.erase(unit_queue_.begin());
   }
   if (ldst_queue_.empty()) return;

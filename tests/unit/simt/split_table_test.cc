@@ -255,6 +255,9 @@ TEST(SplitTable, VirtualizedTablesSpillAndFill) {
   EXPECT_TRUE(q.write);
   EXPECT_EQ(q.bytes, 12u);
   EXPECT_EQ(s.stats().st_spills, 1u);
+  EXPECT_FALSE(s.branch_ready());
+  s.request_sent(q.tag);
+  EXPECT_TRUE(s.branch_ready());
   // The not-taken split, now virtual, reached the FIFO output: its fill is out.
   ASSERT_TRUE(s.pop_request(q));
   EXPECT_FALSE(q.write);
@@ -267,6 +270,7 @@ TEST(SplitTable, VirtualizedTablesSpillAndFill) {
   while (s.pop_request(q)) {
     rt_spill |= q.write && q.bytes == 16;
     if (!q.write) fills.push_back(q.tag);
+    s.request_sent(q.tag);
   }
   EXPECT_TRUE(rt_spill);
   EXPECT_EQ(s.stats().rt_spills, 1u);
@@ -275,12 +279,91 @@ TEST(SplitTable, VirtualizedTablesSpillAndFill) {
   EXPECT_GT(s.stats().table_bytes, 0u);
   // Every thread still completes the program (the tables only move entries around).
   for (int guard = 0; guard < 100 && !s.finished(); ++guard) {
-    while (s.pop_request(q))
+    while (s.pop_request(q)) {
+      s.request_sent(q.tag);
       if (!q.write) s.memory_reply(MemoryReply{0, 0, 0, true, q.tag});
+    }
     if (!s.ready()) continue;
     s.exit(s.active());
   }
   EXPECT_TRUE(s.finished());
+}
+
+// Fig. 7's issue restrictions: a spill request holds back branches only, until it leaves the SM.
+TEST(SplitTable, SpillRequestHoldsBackBranchesUntilItLeaves) {
+  SplitTableOptions o = aware(false);
+  o.st_entries = 1;
+  SplitTable s(P(0), 0b11, o);
+  s.branch(0b01, P(5), P(1), P(9));  // the taken split spills the not-taken one
+  EXPECT_TRUE(s.ready());            // straight-line code issues
+  EXPECT_FALSE(s.branch_ready());
+  UnitRequest q;
+  ASSERT_TRUE(s.pop_request(q));
+  EXPECT_TRUE(q.write);
+  EXPECT_FALSE(s.branch_ready());  // in the SM's queue, not yet sent
+  s.request_sent(q.tag);
+  EXPECT_TRUE(s.branch_ready());
+}
+
+// The reconverged-entry buffer: a split out of the RT (here a timeout's) that finds the ST full
+// while the ST spill request has not left waits there, and no instruction issues meanwhile.
+TEST(SplitTable, ReconvergedEntryBufferWaitsForSplitTableRoom) {
+  SplitTableOptions o = aware(false, 5);
+  o.st_entries = 1;
+  SplitTable s(P(0), 0b11, o);
+  s.branch(0b01, P(5), P(1), P(9));  // the taken split spills the not-taken one
+  UnitRequest spill, fill;
+  ASSERT_TRUE(s.pop_request(spill));
+  ASSERT_TRUE(s.pop_request(fill));
+  ASSERT_TRUE(spill.write);
+  ASSERT_FALSE(fill.write);
+  EXPECT_EQ(s.active(), 0b01u);
+  s.advance(P(9));          // the taken thread waits at the RT entry from cycle 0
+  EXPECT_FALSE(s.ready());  // the not-taken split is in transit
+  s.memory_reply(MemoryReply{0, 0, 0, true, fill.tag});
+  ASSERT_TRUE(s.ready());
+  EXPECT_EQ(s.active(), 0b10u);
+  s.tick(5);  // the timeout fires: the ST is full and its spill request still waits
+  EXPECT_EQ(s.stats().timeouts, 1u);
+  EXPECT_FALSE(s.ready());
+  EXPECT_NE(s.report_note().find("reconverged-entry buffer"), std::string::npos);
+  s.request_sent(spill.tag);
+  EXPECT_TRUE(s.ready());
+  EXPECT_EQ(s.active(), 0b10u);
+  bool timed_out_split = false;
+  for (const auto& e : s.entries())
+    timed_out_split |=
+        e.table == ReconvergenceEntry::Table::kSplit && e.pc == P(9) && e.mask == 0b01u;
+  EXPECT_TRUE(timed_out_split);
+}
+
+// Lookup latency: reading the ST entry when the FIFO output changes overlaps the insertion of a
+// split inserted the same cycle, but costs a cycle for an older one; a reconverged entry waits
+// for the RT lookup and then its insertion.
+TEST(SplitTable, LookupLatencyOnSwitchesAndReconvergence) {
+  SplitTableOptions o = aware(false);
+  o.insert_latency = 1;
+  o.lookup_latency = 1;
+  SplitTable s(P(0), 0b11, o);
+  s.tick(10);
+  s.branch(0b01, P(5), P(1), P(9));
+  EXPECT_EQ(s.next_event(10), 11u);
+  s.tick(11);
+  ASSERT_TRUE(s.ready());
+  EXPECT_EQ(s.active(), 0b10u);  // not-taken first
+  s.advance(P(9));               // arrives; the taken split, inserted at 10, is read now
+  EXPECT_FALSE(s.ready());
+  EXPECT_EQ(s.next_event(11), 12u);
+  s.tick(12);
+  ASSERT_TRUE(s.ready());
+  EXPECT_EQ(s.active(), 0b01u);
+  s.advance(P(9));  // the last arrival: RT lookup, then insertion
+  EXPECT_FALSE(s.ready());
+  EXPECT_EQ(s.next_event(12), 14u);
+  s.tick(14);
+  ASSERT_TRUE(s.ready());
+  EXPECT_EQ(s.active(), 0b11u);
+  EXPECT_EQ(s.pc(), P(9));
 }
 
 }  // namespace
