@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Golden cycle table: every built-in workload at --size test, timing mode, under every shipped
-warp scheduler, compared with (or written to) tests/golden/cycles_test_size.csv.
+warp scheduler and, under gto, every reconvergence unit other than the IPDOM stack, compared with
+(or written to) tests/golden/cycles_test_size.csv.
 
     scripts/golden_cycles.py build/tools/simtsync              # --check (the default)
     scripts/golden_cycles.py --update build/tools/simtsync     # rewrite the table
 
 The workloads are the ones `simtsync list` prints; each runs as
 `simtsync run W --size test --mode timing --set sm.warp_scheduler.impl=P --json FILE` (default
-config gtx480, whose default scheduler is gto: the gto rows are also the default config).
+config gtx480, whose default scheduler is gto: the gto rows are also the default config). Rows
+whose policy reads `gto+UNIT` run gto with `--set sm.reconvergence.impl=UNIT` (UNITS below;
+`aware_st4_rt2` is aware with 4 split-table and 2 reconvergence-table entries, so the table
+spills and fills are guarded too).
 The table holds exit_code, cycles and warp_instructions; runs that end in a deadlock (exit 3)
 are recorded like the others, since they are deterministic too. A run that times out, crashes
 or writes no JSON is a failure: --check exits 1, --update writes nothing.
@@ -31,6 +35,15 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "tests", "golden", "cycles_test_size.csv")
 POLICIES = ("lrr", "gto", "glrr", "two_level", "cawa", "bows")
+UNITS = {
+    "lock_stack": ["sm.reconvergence.impl=lock_stack"],
+    "multipath": ["sm.reconvergence.impl=multipath"],
+    "aware": ["sm.reconvergence.impl=aware"],
+    "aware_st4_rt2": ["sm.reconvergence.impl=aware", "sm.reconvergence.st_entries=4",
+                      "sm.reconvergence.rt_entries=2"],
+    "its": ["sm.reconvergence.impl=its"],
+}
+ALL_POLICIES = POLICIES + tuple(f"gto+{u}" for u in UNITS)
 COLUMNS = ("workload", "policy", "exit_code", "cycles", "warp_instructions")
 NUMBERS = COLUMNS[2:]
 
@@ -56,8 +69,11 @@ def list_workloads(binary):
 def run_one(binary, workload, policy, tmp, timeout):
     """(row dict, None, seconds) or (None, failure text, seconds)."""
     out = os.path.join(tmp, f"{workload}.{policy}.json")
+    sched, _, unit = policy.partition("+")
     cmd = [binary, "run", workload, "--size", "test", "--mode", "timing",
-           "--set", f"sm.warp_scheduler.impl={policy}", "--json", out]
+           "--set", f"sm.warp_scheduler.impl={sched}", "--json", out]
+    for kv in UNITS[unit] if unit else []:
+        cmd += ["--set", kv]
     start = time.monotonic()
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -100,7 +116,8 @@ def read_table(path):
 def write_table(path, rows):
     buf = io.StringIO()
     buf.write("# Golden cycles: every `simtsync list` workload at --size test, timing mode, "
-              "config gtx480, under each warp scheduler (gto is the default).\n")
+              "config gtx480, under each warp scheduler (gto is the default) and, as "
+              "gto+UNIT, each other reconvergence unit.\n")
     buf.write("# Written by `scripts/golden_cycles.py --update SIMTSYNC`; checked by the CTest "
               "test golden.cycles. See tests/golden/README.md before changing it.\n")
     w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
@@ -130,9 +147,10 @@ def main():
                     help="seconds per run before it counts as a failure (default 300)")
     ap.add_argument("--table", default=TABLE, help="the table (default: %(default)s)")
     ap.add_argument("--workloads", help="comma-separated subset (for debugging; --check then "
-                    "ignores the table's other rows, --update keeps them)")
-    ap.add_argument("--policies", default=",".join(POLICIES),
-                    help="comma-separated schedulers (default: %(default)s)")
+                    "ignores the table's other rows, --update keeps them; so for --policies)")
+    ap.add_argument("--policies", default=",".join(ALL_POLICIES),
+                    help="comma-separated schedulers, or gto+UNIT for a reconvergence unit "
+                    "(default: %(default)s)")
     a = ap.parse_args()
 
     binary = os.path.abspath(a.simtsync)
@@ -146,6 +164,9 @@ def main():
             sys.exit(f"golden_cycles: unknown workload(s) {', '.join(unknown)}")
         workloads = wanted
     policies = a.policies.split(",")
+    bad = [p for p in policies if p.partition("+")[2] and p.partition("+")[2] not in UNITS]
+    if bad:
+        sys.exit(f"golden_cycles: unknown unit in {', '.join(bad)} (units: {', '.join(UNITS)})")
     expected = read_table(a.table) if os.path.exists(a.table) else {}
     if not a.update and not expected:
         sys.exit(f"golden_cycles: no table at {a.table} (run with --update to write it)")
@@ -176,7 +197,8 @@ def main():
             print(f"golden_cycles: {len(failures)} of {len(runs)} runs failed; table not "
                   f"written ({wall:.0f} s, {a.jobs} jobs)")
             return 1
-        rows = dict(expected) if a.workloads else {}
+        subset = a.workloads or a.policies != ",".join(ALL_POLICIES)
+        rows = dict(expected) if subset else {}
         rows.update(actual)
         changed = sum(1 for k, r in actual.items() if expected.get(k) != r)
         write_table(a.table, rows)
@@ -196,7 +218,7 @@ def main():
             print(f"DIFFER {key[0]} {key[1]}:\n  expected {fmt_row(exp)}\n  actual   {fmt_row(got)}")
     considered = {k for k in expected
                   if (not a.workloads or k[0] in workloads)
-                  and (a.policies == ",".join(POLICIES) or k[1] in policies)}
+                  and (a.policies == ",".join(ALL_POLICIES) or k[1] in policies)}
     missing = sorted(k for k in considered if k not in actual and k not in failures)
     for key in missing:
         print(f"MISSING {key[0]} {key[1]}: in the table but not run (workload or policy gone?); "

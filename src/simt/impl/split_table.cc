@@ -210,7 +210,6 @@ void SplitTable::reconverge(int r) {
   free_rt_.push_back(r);
   if (mask == 0) return;
   ++stats_.reconverged;
-  if (x.call) returned_ = true;
   insert_from_rt(x.pc, x.rpc, mask, x.parent);
 }
 
@@ -370,10 +369,21 @@ void SplitTable::call(Pc entry, Pc return_pc) {
 
 bool SplitTable::ret() {
   sample();
-  returned_ = false;
-  st_[static_cast<size_t>(cur_)].pc = kExitPc;
+  // Whether the whole call has returned is known now, even when the RT entry's update waits
+  // for its fill or the reconverged entry for room (the executor restores the caller's frame
+  // now; the threads run on in the caller only once the reconverged split is in the ST).
+  Split& e = st_[static_cast<size_t>(cur_)];
+  int r = e.rt;
+  while (r != kNone && !rt_[static_cast<size_t>(r)].call) r = rt_[static_cast<size_t>(r)].parent;
+  bool whole = false;
+  if (r != kNone) {
+    Rt& x = rt_[static_cast<size_t>(r)];
+    x.returned |= e.mask;
+    whole = (x.mask & live_ & ~x.returned) == 0;
+  }
+  e.pc = kExitPc;
   settle();
-  return returned_;
+  return whole;
 }
 
 void SplitTable::exit(LaneMask lanes) {

@@ -116,6 +116,7 @@ class SplitTable : public IReconvergence {
     LaneMask pending = 0;
     int parent = kNone;
     bool call = false;        // a call: threads return here (pc is the return PC)
+    LaneMask returned = 0;    // a call: threads that executed its ret (bookkeeping for ret())
     Cycle waiting_since = 0;  // first arrival since the last reconvergence or timeout
     bool waiting = false;
     Where where = Where::kPhysical;
@@ -162,7 +163,6 @@ class SplitTable : public IReconvergence {
   LaneMask live_ = 0;
   Cycle now_ = 0;
   std::uint64_t order_ = 0;
-  bool returned_ = false;
   // Virtualization (Fig. 7): the one-entry buffers and the requests waiting to leave.
   std::deque<UnitRequest> out_;
   int rt_fill_wait_ = kNone;    // the pending-mask-update buffer waits for this RT entry's fill

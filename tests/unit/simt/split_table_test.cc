@@ -366,5 +366,30 @@ TEST(SplitTable, LookupLatencyOnSwitchesAndReconvergence) {
   EXPECT_EQ(s.pc(), P(9));
 }
 
+// A call whose RT entry was spilled: the last ret() reports the whole call returned at once
+// (the executor restores the caller's frame then), and the threads go on in the caller once the
+// entry's fill is back (the recursion workload livelocked when the answer waited for the fill).
+TEST(SplitTable, RetOfASpilledCallEntryAnswersAtOnce) {
+  SplitTableOptions o = aware(false);
+  o.rt_entries = 1;
+  SplitTable s(P(0), 0b11, o);
+  s.call(P(100), P(1));
+  s.branch(0b01, P(110), P(101), P(120));  // the callee diverges: its RT entry spills the call's
+  EXPECT_EQ(s.stats().rt_spills, 1u);
+  s.advance(P(120));
+  s.advance(P(120));
+  ASSERT_EQ(s.active(), 0b11u);
+  EXPECT_TRUE(s.ret());
+  EXPECT_FALSE(s.ready());  // the arrival waits for the call entry's fill
+  UnitRequest q;
+  while (s.pop_request(q)) {
+    s.request_sent(q.tag);
+    if (!q.write) s.memory_reply(MemoryReply{0, 0, 0, true, q.tag});
+  }
+  ASSERT_TRUE(s.ready());
+  EXPECT_EQ(s.pc(), P(1));
+  EXPECT_EQ(s.active(), 0b11u);
+}
+
 }  // namespace
 }  // namespace simtsync::simt
