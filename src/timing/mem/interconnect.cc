@@ -30,12 +30,19 @@ bool Crossbar::inject(unsigned in, unsigned out, const Packet& p, unsigned bytes
 void Crossbar::tick(std::uint64_t now) {
   now_ = now;
   if (in_system_ == 0) return;
-  // Arrivals first: a packet whose last flit is through enters its ejection buffer.
-  for (size_t o = 0; o < wire_.size(); ++o)
-    while (wire_[o].ready(now) && !eject_[o].full()) {
-      eject_[o].try_push(wire_[o].front());
-      wire_[o].pop();
+  // Arrivals first: a packet whose last flit is through enters its ejection buffer. The scan
+  // over the outputs runs only from the earliest cycle a wire's head can arrive (a packet that
+  // found its ejection buffer full keeps that cycle in the past, so it is retried every cycle).
+  if (now >= next_arrival_) {
+    next_arrival_ = ~std::uint64_t{0};
+    for (size_t o = 0; o < wire_.size(); ++o) {
+      while (wire_[o].ready(now) && !eject_[o].full()) {
+        eject_[o].try_push(wire_[o].front());
+        wire_[o].pop();
+      }
+      if (!wire_[o].empty()) next_arrival_ = std::min(next_arrival_, wire_[o].next_ready());
     }
+  }
   if (queued_ == 0) return;
   const auto n_in = static_cast<unsigned>(inputs_.size());
   // For each output, the input whose head wants it that comes first in round-robin order from
@@ -67,6 +74,7 @@ void Crossbar::tick(std::uint64_t now) {
       const std::uint64_t cycles = (f.flits + p_.flits_per_cycle - 1) / p_.flits_per_cycle;
       output_free_[o] = input_free_[i] = now + cycles;
       wire_[o].try_push(f.p, now + cycles - 1 + p_.latency);
+      next_arrival_ = std::min(next_arrival_, now + cycles - 1 + p_.latency);
       stats_.packets++;
       stats_.flits += f.flits;
       stats_.busy_output_cycles++;

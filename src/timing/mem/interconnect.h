@@ -68,6 +68,7 @@ class Crossbar {
   std::uint64_t now_ = 0;
   std::size_t queued_ = 0;     // packets in input buffers
   std::size_t in_system_ = 0;  // packets anywhere in the crossbar
+  std::uint64_t next_arrival_ = ~std::uint64_t{0};  // no wire's head arrives before this cycle
   IcntStats stats_;
 };
 

@@ -10,12 +10,15 @@ TagArray::TagArray(const CacheGeometry& g)
       assoc_(std::max(1u, g.assoc)),
       sets_(std::max(1u, g.bytes / (line_ * assoc_))) {
   ways_.resize(static_cast<size_t>(sets_) * assoc_);
+  lines_.assign(ways_.size(), kUnused);
 }
 
 TagArray::Way* TagArray::find(Addr line) {
-  Way* set = &ways_[static_cast<size_t>(set_of(line)) * assoc_];
+  const std::size_t base = static_cast<size_t>(set_of(line)) * assoc_;
+  const Addr* set = &lines_[base];
+  // A line address equal to kUnused cannot occur (lines are multiples of the line size).
   for (unsigned w = 0; w < assoc_; ++w)
-    if (set[w].used && set[w].line == line) return &set[w];
+    if (set[w] == line) return &ways_[base + w];
   return nullptr;
 }
 
@@ -47,6 +50,7 @@ Eviction TagArray::allocate(Addr line) {
     ev.dirty_sectors = victim->dirty;
   }
   *victim = Way{line, 0, 0, ++clock_, true};
+  set_line(static_cast<size_t>(victim - ways_.data()), line, true);
   return ev;
 }
 
@@ -58,7 +62,10 @@ void TagArray::fill(Addr line, std::uint32_t sectors, bool dirty) {
 }
 
 void TagArray::invalidate(Addr line) {
-  if (Way* w = find(line)) *w = Way{};
+  if (Way* w = find(line)) {
+    *w = Way{};
+    set_line(static_cast<size_t>(w - ways_.data()), 0, false);
+  }
 }
 
 }  // namespace simtsync::mem

@@ -41,11 +41,17 @@ class TagArray {
     std::uint64_t lru = 0;
     bool used = false;
   };
+  // The way holding `line`, or null. The lines of each set are also kept in their own array
+  // (kUnused where the way is free), so a lookup scans 8 bytes per way instead of the whole
+  // Way: highly associative L1s (qv100: 64 ways) are probed on every access.
+  static constexpr Addr kUnused = ~Addr{0};
   Way* find(Addr line);
+  void set_line(std::size_t way, Addr line, bool used) { lines_[way] = used ? line : kUnused; }
   unsigned set_of(Addr line) const { return static_cast<unsigned>((line / line_) % sets_); }
 
   unsigned line_, sector_, assoc_, sets_;
   std::vector<Way> ways_;
+  std::vector<Addr> lines_;
   std::uint64_t clock_ = 0;
 };
 
