@@ -205,15 +205,23 @@ StepResult Executor::exec_barrier(Warp& w, const ExecInst& in, LaneMask m, StepI
   // (AWARE, ITS) blocks the arriving split and runs the others until every live thread is there.
   // The warp arrives (counts toward the barrier) with its last split.
   w.barrier_lanes |= w.simt->active();
+  w.pending_barrier = static_cast<int>(id);
   const LaneMask waiting = w.simt->barrier_arrive(w.simt->active());
   if (waiting != w.simt->live()) return StepResult::kExecuted;
+  arrive_at_barrier(w, id, info);
+  return w.state == WarpState::kAtBarrier ? StepResult::kBarrierWait : StepResult::kExecuted;
+}
+
+void Executor::arrive_at_barrier(Warp& w, unsigned id, StepInfo* info) {
+  Cta& c = ctas_[static_cast<size_t>(w.cta)];
+  NamedBarrier& b = c.barriers[id];
   if (info) info->barrier_arrival = true;
   ++b.arrived;
   b.waiting.push_back(w.global_id);
   w.state = WarpState::kAtBarrier;
   w.barrier_id = static_cast<int>(id);
+  w.pending_barrier = -1;
   release_barriers(c);
-  return w.state == WarpState::kAtBarrier ? StepResult::kBarrierWait : StepResult::kExecuted;
 }
 
 }  // namespace simtsync::func

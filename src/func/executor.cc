@@ -139,6 +139,18 @@ const ExecInst* Executor::peek(const Warp& w) const {
 }
 
 StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
+  const StepResult r = execute(w, defer, info);
+  // A unit with splits (AWARE, ITS) that holds some threads at a barrier while others run: when
+  // the others exit or park (waiting in the RT for the held ones), the warp arrives now.
+  if (w.barrier_lanes != 0 && w.state == WarpState::kRunning && w.simt->barrier_complete()) {
+    arrive_at_barrier(w, static_cast<unsigned>(w.pending_barrier), info);
+    if (r == StepResult::kExecuted && w.state == WarpState::kAtBarrier)
+      return StepResult::kBarrierWait;
+  }
+  return r;
+}
+
+StepResult Executor::execute(Warp& w, MemAccess* defer, StepInfo* info) {
   if (w.state == WarpState::kFinished) return StepResult::kFinished;
   if (w.state == WarpState::kAtBarrier) return StepResult::kBarrierWait;
   ++shared_->steps;

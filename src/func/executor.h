@@ -173,6 +173,10 @@ class Executor {
   // as an executed instruction.
   bool warp_sync(Warp& w, const ExecInst& in, LaneMask active, LaneMask m);
   StepResult exec_barrier(Warp& w, const ExecInst& in, LaneMask m, StepInfo* info);
+  StepResult execute(Warp& w, MemAccess* defer, StepInfo* info);  // step() without the below
+  // The warp (whose last split reached a barrier while others could still run) counts as
+  // arrived at barrier `id` of its CTA.
+  void arrive_at_barrier(Warp& w, unsigned id, StepInfo* info);
   void exec_call(Warp& w, const ExecInst& in, LaneMask m);
   void exec_ret(Warp& w, LaneMask m);
   void finish_lanes(Warp& w, LaneMask m);

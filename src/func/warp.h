@@ -92,6 +92,7 @@ class Warp {
   WarpState state = WarpState::kRunning;
   int barrier_id = -1;
   LaneMask barrier_lanes = 0;  // threads that arrived at the barrier (bar.red writes them)
+  int pending_barrier = -1;    // the barrier some splits wait at before the warp arrives
 
   // Watchdog bookkeeping (see Watchdog).
   std::uint64_t spin_hash = 0;

@@ -153,6 +153,11 @@ class IReconvergence {
   }
   // The barrier the warp waits at released: its threads go on after it.
   virtual void barrier_release() { advance(pc() + kInstSize); }
+  // True when threads wait at a barrier (barrier_arrive answered fewer than live()) and no other
+  // thread can run any more: those that could have exited or wait to reconverge with the held
+  // ones. The warp then arrives at the barrier without another barrier_arrive (the executor
+  // asks after each step while some of the warp's threads wait at a barrier).
+  virtual bool barrier_complete() const { return false; }
   // The active threads reach a warp-synchronizing instruction (bar.warp.sync, or a .sync
   // shfl/vote/match/redux) whose member mask is `members`. True: run it now. False: the unit
   // holds the active threads at this instruction until the other members arrive and names

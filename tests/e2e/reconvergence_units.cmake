@@ -58,3 +58,8 @@ simtsync_e2e(aware_bh_tb_mimd_virtual_2_1 0 "VALIDATED" ${exe} run bh_tb_mimd --
 simtsync_e2e(aware_tl_cg_mimd_virtual_4_2 0 "VALIDATED" ${exe} run tl_cg_mimd --size test
              --config tesla_c2050 --set ${aware} --set sm.reconvergence.st_entries=4
              --set sm.reconvergence.rt_entries=2)
+# A warp whose other splits exit (or park in the RT) after some threads were held at a barrier
+# arrives then: before, it never counted and the CTA deadlocked at its barrier (bh_st_mimd,
+# delayed reconvergence with a 2000-cycle timeout, on the seed's configuration).
+simtsync_e2e(aware_bh_st_mimd_late_barrier_arrival 0 "VALIDATED" ${exe} run bh_st_mimd --size test
+             --config tesla_c2050 --set ${aware} --set sm.reconvergence.timeout=2000)

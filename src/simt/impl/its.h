@@ -46,6 +46,9 @@ class Its final : public IReconvergence {
   void exit(LaneMask lanes) override;
   LaneMask barrier_arrive(LaneMask arriving) override;
   void barrier_release() override;
+  bool barrier_complete() const override {
+    return live_ != 0 && bar_ != 0 && (bar_ & live_) == live_;
+  }
   bool warp_sync(LaneMask members) override;
   LaneMask call_mask() const override;
   LaneMask live() const override { return live_; }

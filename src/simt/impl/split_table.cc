@@ -401,16 +401,30 @@ LaneMask SplitTable::barrier_arrive(LaneMask) {
   e.blocked = true;
   e.pc += kInstSize;
   LaneMask waiting = 0;
-  bool runnable = false;
-  for (const auto& x : st_) {
+  for (const auto& x : st_)
     if (x.valid && x.blocked) waiting |= x.mask;
-    runnable |= x.valid && !x.blocked;
-  }
   select();
   // With no split left to run, the warp has arrived: threads waiting in the RT for the blocked
   // ones (a loop some threads left before the barrier) cannot get there either, as under a
   // stack, where the barrier counts the warp.
-  return runnable ? waiting : live_;
+  return any_runnable() ? waiting : live_;
+}
+
+bool SplitTable::any_blocked() const {
+  for (const auto& x : st_)
+    if (x.valid && x.blocked && x.mask != 0) return true;
+  return false;
+}
+
+bool SplitTable::any_runnable() const {
+  if (held_.valid || rt_fill_wait_ != kNone) return true;
+  for (const auto& x : st_)
+    if (x.valid && !x.blocked && x.mask != 0) return true;
+  return false;
+}
+
+bool SplitTable::barrier_complete() const {
+  return live_ != 0 && any_blocked() && !any_runnable();
 }
 
 void SplitTable::barrier_release() {

@@ -71,6 +71,7 @@ class SplitTable : public IReconvergence {
   void exit(LaneMask lanes) override;
   LaneMask barrier_arrive(LaneMask arriving) override;
   void barrier_release() override;
+  bool barrier_complete() const override;
 
   void tick(Cycle now) override;
   Cycle next_event(Cycle now) const override;
@@ -139,6 +140,10 @@ class SplitTable : public IReconvergence {
   // Removes reached splits, reconverges entries with no pending thread, picks the next split.
   void settle();
   void select();
+  // Some split is blocked at a barrier; some thread can still run (a split that is not blocked,
+  // one in the reconverged-entry buffer or an arrival in the pending-mask-update buffer).
+  bool any_blocked() const;
+  bool any_runnable() const;
   void touch_rt(int r);
   bool rt_usable(int r);  // resident (fills it otherwise: not usable yet)
   // Physical entries other than `keep`; whether an insertion (other than a branch's, which the

@@ -232,6 +232,20 @@ TEST(Its, DivergentBarrierArrivesGroupByGroup) {
   EXPECT_EQ(s.active(), 0b1100u);
 }
 
+// Threads held at a barrier while the others run: once the others exit, the warp has arrived.
+TEST(Its, BarrierCompleteWhenTheOtherThreadsExit) {
+  Its s(P(0), 0b1111);
+  s.branch(0b0011, P(5), P(1), P(9));
+  EXPECT_EQ(s.barrier_arrive(s.active()), 0b1100u);
+  EXPECT_FALSE(s.barrier_complete());
+  EXPECT_EQ(s.active(), 0b0011u);
+  s.exit(0b0011);
+  EXPECT_TRUE(s.barrier_complete());
+  s.barrier_release();
+  EXPECT_FALSE(s.barrier_complete());
+  EXPECT_EQ(s.pc(), P(2));
+}
+
 // A warp sync at 2 with members 0 and 1: 0 branch (taken: 4; else 1; no reconvergence point),
 // 1 .. 2 warp sync; 4 .. 5 bra 2. Thread 0 arrives first and is held until thread 1 arrives;
 // then both run the instruction together.

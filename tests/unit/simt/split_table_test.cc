@@ -391,5 +391,22 @@ TEST(SplitTable, RetOfASpilledCallEntryAnswersAtOnce) {
   EXPECT_EQ(s.active(), 0b11u);
 }
 
+// A split held at a barrier while another runs: when the other exits, the warp has arrived
+// (barrier_complete) though no further barrier_arrive comes.
+TEST(SplitTable, BarrierCompleteWhenTheOtherSplitsExit) {
+  SplitTable s(P(0), 0b11, aware(false));
+  s.branch(0b01, P(5), P(1), P(9));
+  ASSERT_EQ(s.active(), 0b10u);
+  EXPECT_EQ(s.barrier_arrive(0b10), 0b10u);  // held; the taken split still runs
+  EXPECT_FALSE(s.barrier_complete());
+  ASSERT_EQ(s.active(), 0b01u);
+  s.exit(0b01);
+  EXPECT_TRUE(s.barrier_complete());
+  s.barrier_release();
+  EXPECT_FALSE(s.barrier_complete());
+  EXPECT_EQ(s.active(), 0b10u);
+  EXPECT_EQ(s.pc(), P(2));
+}
+
 }  // namespace
 }  // namespace simtsync::simt
