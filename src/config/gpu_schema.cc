@@ -58,7 +58,16 @@ void add_sm_front_end(Schema& s) {
                 "A warp is fetched for only when its I-buffer is empty (false: whenever an "
                 "entry is free)",
                 "false: the model so far; seed 002 sec. 2.2 and GPGPU-Sim 3.x fetch only for "
-                "warps with no valid I-buffer entry, see docs/results/baws_decode2");
+                "warps with no valid I-buffer entry, see docs/results/baws_decode2")
+      .add_bool("sm.fetch_past_control", false,
+                "Decode past control instructions and keep fetching sequentially; when the "
+                "warp's next PC differs (a taken branch, a reconvergence), its I-buffer entries "
+                "are dropped only when the issue stage next looks at the warp (false: fetch "
+                "stops at a control instruction and restarts at the resolved PC at once)",
+                "false: the model so far; GPGPU-Sim 3.x decodes the instruction after a branch, "
+                "sets the next fetch PC to the fall-through and flushes a stale I-buffer when "
+                "the scheduler visits the warp, see docs/results/baws_frontend/"
+                "gpgpusim_front_end.md");
 }
 
 void add_icache(Schema& s) {

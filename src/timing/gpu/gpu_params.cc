@@ -68,6 +68,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.fetch_width = u("sm.fetch_width");
   s.fetch_decode = u("sm.fetch_decode");
   s.fetch_empty_only = c.get_bool("sm.fetch_empty_only");
+  s.fetch_past_control = c.get_bool("sm.fetch_past_control");
   s.scheduler = sched::scheduler_params(c);
   s.fetch_policy = sched::fetch_params(c);
   p.reconvergence = simt::reconvergence_choice(c);

@@ -1,7 +1,9 @@
 // Fetch stage: fills per-warp I-buffers through the I-cache, in the order of the fetch policy
 // (sm.fetch_policy.impl; sm.fetch_width warps per cycle, up to sm.fetch_decode instructions of
 // one I-cache line each). Fetch stops after a control instruction until it issues (no fetch
-// past an unresolved branch).
+// past an unresolved branch), unless sm.fetch_past_control: then decode and fetch go on
+// sequentially, and the issue stage drops entries that turn out to be on the wrong path when it
+// next looks at the warp (GPGPU-Sim 3.x).
 #include <algorithm>
 #include <bit>
 
@@ -54,7 +56,7 @@ bool Sm::fetch(Cycle now) {
     ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
     ++stats_.ibuffer_fills;
     ws.fetch_pc = in->fallthrough();
-    bool ctrl = ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl;
+    bool ctrl = !p_.fetch_past_control && ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl;
     for (unsigned k = 1; k < p_.fetch_decode && !ctrl && ws.ib_count < p_.ibuffer_slots &&
                          ws.fetch_pc / p_.icache_line == first / p_.icache_line;
          ++k) {
@@ -63,7 +65,7 @@ bool Sm::fetch(Cycle now) {
       ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
       ++stats_.ibuffer_fills;
       ws.fetch_pc = in->fallthrough();
-      ctrl = ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl;
+      ctrl = !p_.fetch_past_control && ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl;
     }
     if (ctrl) ws.fetch_stop = true;
     note_ready(now + p_.icache_hit_latency);

@@ -251,9 +251,12 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
     return StallKind::kIssued;
   }
   const Pc next = w.simt->finished() ? pc : w.simt->pc();
-  if (w.state != func::WarpState::kRunning || next != in.fallthrough()) {
+  if (w.state != func::WarpState::kRunning ||
+      (next != in.fallthrough() && !p_.fetch_past_control)) {
+    // (With sm.fetch_past_control the entries after a taken branch or a reconvergence stay
+    // until the warp's next visit finds its head at the wrong PC, below.)
     flush(ws, next, true);
-  } else if (uc == ptx::UnitClass::kCtrl && ws.ib_count == 0) {
+  } else if (uc == ptx::UnitClass::kCtrl && ws.ib_count == 0 && !p_.fetch_past_control) {
     ws.fetch_pc = next;
   }
   update_fetch_bit(slot);

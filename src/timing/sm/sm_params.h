@@ -39,6 +39,7 @@ struct SmParams {
   unsigned fetch_width = 1;       // sm.fetch_width
   unsigned fetch_decode = 1;      // sm.fetch_decode: instructions decoded per warp fetch
   bool fetch_empty_only = false;  // sm.fetch_empty_only: fetch only into an empty I-buffer
+  bool fetch_past_control = false;  // sm.fetch_past_control: GPGPU-Sim 3.x's wrong-path fetch
   sched::SchedulerParams scheduler = sched::scheduler_params("lrr");  // sm.warp_scheduler.*
   sched::FetchParams fetch_policy = sched::fetch_params("rr");        // sm.fetch_policy.*
   // I-cache (sm.icache.*)

@@ -151,6 +151,39 @@ TEST(SmFetch, EmptyOnlyFetchesWhenTheIBufferIsEmpty) {
   EXPECT_EQ(c.sm.stats().ibuffer_fills, 7u);
 }
 
+// sm.fetch_past_control (GPGPU-Sim 3.x): decode goes on past the branch and fetch goes on down
+// the fall-through path; the taken branch leaves wrong-path entries that the issue stage drops
+// when it next looks at the warp, and only then does fetch restart at the target. The same
+// instructions issue, later, and the wrong-path ones were fetched.
+TEST(SmFetch, PastControlFetchesTheWrongPathUntilTheWarpIsVisited) {
+  const char* code = R"(
+  mov.u32 %r1, 1;
+  bra.uni SKIP;
+  mov.u32 %r2, 1;
+  mov.u32 %r3, 2;
+SKIP:
+  mov.u32 %r4, 3;
+  ret;
+)";
+  SmParams base = small_params();
+  base.icache_hit_latency = 2;
+  base.ibuffer_slots = 2;
+  base.fetch_decode = 2;
+  base.fetch_empty_only = true;
+  SmParams past = base;
+  past.fetch_past_control = true;
+  SmRig a(code, base), b(code, past);
+  ASSERT_TRUE(a.run());
+  ASSERT_TRUE(b.run());
+  ASSERT_EQ(a.issues.size(), 4u);
+  ASSERT_EQ(b.issues.size(), 4u);
+  for (size_t k = 0; k < 4; ++k) EXPECT_EQ(a.issues[k].pc, b.issues[k].pc) << k;
+  EXPECT_GT(b.sm.stats().ibuffer_fills, a.sm.stats().ibuffer_fills);  // wrong-path entries
+  EXPECT_GT(b.sm.stats().ibuffer_flushes, 0u);
+  EXPECT_GT(b.issues[2].at - b.issues[1].at, a.issues[2].at - a.issues[1].at);
+  EXPECT_EQ(b.classified_cycles(), b.ticks_live);
+}
+
 TEST(SmFetch, ATakenBranchRefetchesFromItsTarget) {
   SmParams p = small_params();
   p.icache_hit_latency = 3;
