@@ -114,6 +114,11 @@ def main():
 
     todo, unmapped, skipped = [], [], []
     for name in names:
+        if not os.path.isfile(os.path.join(ROOT, "experiments", name + ".yaml")):
+            # Recorded by its own script (aware_mimd, lock_instructions: scripts/*_experiment.py),
+            # not by `simtsync sweep`: no point definitions to re-run here.
+            print(f"{name}: not a sweep (no experiments/{name}.yaml), not checked")
+            continue
         with open(os.path.join(a.results, name, "results.csv")) as f:
             rows = list(csv.DictReader(f))
         exp = Experiment(os.path.join(ROOT, "experiments", name + ".yaml"))
