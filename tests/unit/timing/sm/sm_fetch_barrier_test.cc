@@ -151,12 +151,8 @@ TEST(SmFetch, EmptyOnlyFetchesWhenTheIBufferIsEmpty) {
   EXPECT_EQ(c.sm.stats().ibuffer_fills, 7u);
 }
 
-// sm.fetch_past_control (GPGPU-Sim 3.x): decode goes on past the branch and fetch goes on down
-// the fall-through path; the taken branch leaves wrong-path entries that the issue stage drops
-// when it next looks at the warp, and only then does fetch restart at the target. The same
-// instructions issue, later, and the wrong-path ones were fetched.
-TEST(SmFetch, PastControlFetchesTheWrongPathUntilTheWarpIsVisited) {
-  const char* code = R"(
+// A taken branch over two instructions (the two tests below).
+constexpr const char* kTakenBranchSkip = R"(
   mov.u32 %r1, 1;
   bra.uni SKIP;
   mov.u32 %r2, 1;
@@ -165,6 +161,13 @@ SKIP:
   mov.u32 %r4, 3;
   ret;
 )";
+
+// sm.fetch_past_control (GPGPU-Sim 3.x): decode goes on past the branch and fetch goes on down
+// the fall-through path; the taken branch leaves wrong-path entries that the issue stage drops
+// when it next looks at the warp, and only then does fetch restart at the target. The same
+// instructions issue, later, and the wrong-path ones were fetched.
+TEST(SmFetch, PastControlFetchesTheWrongPathUntilTheWarpIsVisited) {
+  const char* code = kTakenBranchSkip;
   SmParams base = small_params();
   base.icache_hit_latency = 2;
   base.ibuffer_slots = 2;
@@ -187,16 +190,7 @@ SKIP:
 TEST(SmFetch, ATakenBranchRefetchesFromItsTarget) {
   SmParams p = small_params();
   p.icache_hit_latency = 3;
-  SmRig rig(R"(
-  mov.u32 %r1, 1;
-  bra.uni SKIP;
-  mov.u32 %r2, 1;
-  mov.u32 %r3, 2;
-SKIP:
-  mov.u32 %r4, 3;
-  ret;
-)",
-            p);
+  SmRig rig(kTakenBranchSkip, p);
   ASSERT_TRUE(rig.run());
   ASSERT_EQ(rig.issues.size(), 4u);  // mov, bra, mov %r4, ret
   EXPECT_EQ(rig.issues[1].op, ptx::Opcode::kBra);
