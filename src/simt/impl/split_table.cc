@@ -94,30 +94,24 @@ void SplitTable::touch_rt(int r) {
 // meanwhile), a fill whose reply is back in the table's transient state. Fills: an ST entry when
 // it reaches the FIFO output, an RT entry when its pending mask must be updated (a split
 // arrives) or its timeout fires.
-unsigned SplitTable::st_resident(int keep) const {
+template <class T>
+unsigned SplitTable::resident(const std::vector<T>& table, int keep) {
   unsigned n = 0;
-  for (size_t i = 0; i < st_.size(); ++i)
-    n += st_[i].valid && st_[i].where == Where::kPhysical && static_cast<int>(i) != keep;
-  return n;
-}
-
-unsigned SplitTable::rt_resident(int keep) const {
-  unsigned n = 0;
-  for (size_t i = 0; i < rt_.size(); ++i)
-    n += rt_[i].valid && rt_[i].where == Where::kPhysical && static_cast<int>(i) != keep;
+  for (size_t i = 0; i < table.size(); ++i)
+    n += table[i].valid && table[i].where == Where::kPhysical && static_cast<int>(i) != keep;
   return n;
 }
 
 bool SplitTable::st_room(int keep) const {
-  return o_.st_entries == 0 || st_spills_out_ == 0 || st_resident(keep) < o_.st_entries;
+  return o_.st_entries == 0 || st_spills_out_ == 0 || resident(st_, keep) < o_.st_entries;
 }
 
 bool SplitTable::rt_room(int keep) const {
-  return o_.rt_entries == 0 || rt_spills_out_ == 0 || rt_resident(keep) < o_.rt_entries;
+  return o_.rt_entries == 0 || rt_spills_out_ == 0 || resident(rt_, keep) < o_.rt_entries;
 }
 
 void SplitTable::make_room_st(int keep) {
-  if (o_.st_entries == 0 || st_resident(keep) < o_.st_entries) return;
+  if (o_.st_entries == 0 || resident(st_, keep) < o_.st_entries) return;
   // FIFO replacement over the scheduling FIFO (footnote 6: the ST reuses it): the victim is the
   // resident entry nearest the FIFO's tail, the last to be scheduled. An entry filled on its way
   // to the output is pinned until it runs: evicting it again before it runs livelocks a warp
@@ -477,9 +471,9 @@ bool SplitTable::ready() const {
 
 void SplitTable::request_sent(std::uint64_t tag) {
   const std::uint64_t kind = tag >> 32;
-  if (kind == kStSpill && st_spills_out_ > 0) --st_spills_out_;
-  if (kind == kRtSpill && rt_spills_out_ > 0) --rt_spills_out_;
-  if (kind != kStSpill && kind != kRtSpill) return;
+  unsigned* out = kind == kStSpill ? &st_spills_out_ : kind == kRtSpill ? &rt_spills_out_ : nullptr;
+  if (!out) return;  // a fill: its reply comes through memory_reply
+  if (*out > 0) --*out;
   complete_fills();
   settle();
 }

@@ -146,11 +146,11 @@ class SplitTable : public IReconvergence {
   bool any_runnable() const;
   void touch_rt(int r);
   bool rt_usable(int r);  // resident (fills it otherwise: not usable yet)
-  // Physical entries other than `keep`; whether an insertion (other than a branch's, which the
-  // issue restriction gives room) can take a slot now: one is free, or the victim's spill
-  // request can enter its empty buffer.
-  unsigned st_resident(int keep) const;
-  unsigned rt_resident(int keep) const;
+  // Physical entries of `table` other than `keep`; whether an insertion (other than a
+  // branch's, which the issue restriction gives room) can take a slot now: one is free, or the
+  // victim's spill request can enter its empty buffer.
+  template <class T>
+  static unsigned resident(const std::vector<T>& table, int keep);
   bool st_room(int keep) const;
   bool rt_room(int keep) const;
   void make_room_st(int keep);

@@ -56,7 +56,11 @@ bool Sm::fetch(Cycle now) {
     ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
     ++stats_.ibuffer_fills;
     ws.fetch_pc = in->fallthrough();
-    bool ctrl = !p_.fetch_past_control && ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl;
+    // A control instruction ends the group and stops fetch (unless sm.fetch_past_control).
+    const auto stops = [&](const func::ExecInst* x) {
+      return !p_.fetch_past_control && ptx::opcode_unit(x->op) == ptx::UnitClass::kCtrl;
+    };
+    bool ctrl = stops(in);
     for (unsigned k = 1; k < p_.fetch_decode && !ctrl && ws.ib_count < p_.ibuffer_slots &&
                          ws.fetch_pc / p_.icache_line == first / p_.icache_line;
          ++k) {
@@ -65,7 +69,7 @@ bool Sm::fetch(Cycle now) {
       ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
       ++stats_.ibuffer_fills;
       ws.fetch_pc = in->fallthrough();
-      ctrl = !p_.fetch_past_control && ptx::opcode_unit(in->op) == ptx::UnitClass::kCtrl;
+      ctrl = stops(in);
     }
     if (ctrl) ws.fetch_stop = true;
     note_ready(now + p_.icache_hit_latency);
