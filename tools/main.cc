@@ -1,5 +1,6 @@
 // The simtsync command: list, run, bench, analyze, transform, sweep, report.
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -124,7 +125,15 @@ int cmd_run(const RunOptions& o, const std::string& json_path, const std::string
   return static_cast<int>(r.exit_code);
 }
 
-int cmd_bench(bool json, bool quick, const std::map<std::string, std::string>& sets) {
+// User CPU seconds of this process so far (all its threads).
+double user_seconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) / 1e6;
+}
+
+int cmd_bench(bool json, bool quick, const std::map<std::string, std::string>& sets,
+              unsigned threads) {
   struct Case {
     const char* mode;
     const char* workload;
@@ -141,8 +150,13 @@ int cmd_bench(bool json, bool quick, const std::map<std::string, std::string>& s
     o.mode = c.mode;
     o.config = c.config;
     o.size = quick ? workloads::Size::kTest : workloads::Size::kDefault;
-    if (std::string(c.mode) == "timing") o.sets = sets;  // config keys for the timing cases
+    if (std::string(c.mode) == "timing") {  // config keys and threads for the timing cases
+      o.sets = sets;
+      o.threads = threads;
+    }
+    const double user0 = user_seconds();
     RunRecord r = run_workload(o);
+    const double user = user_seconds() - user0;
     if (r.exit_code != ExitCode::kOk) rc = static_cast<int>(r.exit_code);
     nlohmann::json j;
     j["mode"] = o.mode;
@@ -153,6 +167,8 @@ int cmd_bench(bool json, bool quick, const std::map<std::string, std::string>& s
     const double t = r.sim_seconds;
     j["seconds"] = t;
     j["driver_seconds"] = r.seconds;
+    j["user_seconds"] = user;  // host user CPU time of the whole case, every thread
+    j["threads"] = o.threads;
     j["warp_instructions"] = r.stats.warp_instructions;
     j["thread_instructions"] = r.stats.thread_instructions;
     j["cycles"] = r.cycles;
@@ -162,12 +178,12 @@ int cmd_bench(bool json, bool quick, const std::map<std::string, std::string>& s
     j["validated"] = r.validated;
     out.push_back(j);
     if (!json)
-      fmt::print("{:<10} {:<7} {:<7} {:<8} {:>8.3f} s {:>10} warp instr {:>9.1f} KIPS {:>7.2f} "
-                 "MTIPS {:>11} cycles {:>10.0f} cycles/s{}\n",
-                 o.mode, o.workload, r.config_name, workloads::size_name(o.size), t,
-                 r.stats.warp_instructions, j["kips"].get<double>(), j["mtips"].get<double>(),
-                 r.cycles, j["cycles_per_second"].get<double>(),
-                 r.validated ? "" : "  (NOT VALIDATED)");
+      fmt::print(
+          "{:<10} {:<7} {:<7} {:<8} {:>8.3f} s {:>8.3f} s user {:>2} thr {:>10} warp instr "
+          "{:>9.1f} KIPS {:>7.2f} MTIPS {:>11} cycles {:>10.0f} cycles/s{}\n",
+          o.mode, o.workload, r.config_name, workloads::size_name(o.size), t, user, o.threads,
+          r.stats.warp_instructions, j["kips"].get<double>(), j["mtips"].get<double>(), r.cycles,
+          j["cycles_per_second"].get<double>(), r.validated ? "" : "  (NOT VALIDATED)");
   }
   if (json) std::cout << out.dump(2) << "\n";
   return rc;
@@ -194,6 +210,9 @@ int real_main(int argc, char** argv) {
   run->add_option("--config", ro.config, "GPU config: a shipped name (gtx480, ...) or a YAML file");
   std::string csv_path;
   run->add_option("--csv", csv_path, "write the statistics as name,value CSV to this file");
+  run->add_option("--threads", ro.threads,
+                  "host threads for the SM phase of the timing mode (results do not depend on it)")
+      ->check(CLI::Range(1u, 256u));
   bool dump_config = false;
   run->add_flag("--dump-config", dump_config,
                 "print the resolved configuration and workload parameters, do not run");
@@ -205,6 +224,9 @@ int real_main(int argc, char** argv) {
   std::vector<std::string> bench_sets;
   bench->add_option("--set", bench_sets,
                     "override a config key in the timing cases (e.g. mem.model=simple)");
+  unsigned bench_threads = 1;
+  bench->add_option("--threads", bench_threads, "host threads for the timing cases' SM phase")
+      ->check(CLI::Range(1u, 256u));
 
   auto* analyze = app.add_subcommand("analyze", "control-flow report of a PTX or CUDA file");
   AnalyzeOptions ao;
@@ -247,7 +269,7 @@ int real_main(int argc, char** argv) {
       ro.sets = parse_sets(sets);
       rc = cmd_run(ro, json_path, csv_path, dump_config);
     }
-    if (*bench) rc = cmd_bench(bench_json, bench_quick, parse_sets(bench_sets));
+    if (*bench) rc = cmd_bench(bench_json, bench_quick, parse_sets(bench_sets), bench_threads);
     if (*analyze) rc = cmd_analyze(ao);
     if (*transform) rc = cmd_transform(to);
     flush_stdout();  // a report lost on a full disk or closed pipe is an error too

@@ -20,6 +20,7 @@ SplitSets split_sets(const RunOptions& o, const workloads::Workload& w) {
   SplitSets s;
   s.sim.mode = o.mode;
   s.sim.config = o.config;
+  s.sim.threads = o.threads;
   s.sim.sets = w.config_defaults();  // the user's keys below come later and win
   for (const auto& [k, v] : o.sets) {
     if (k.rfind("workload.", 0) == 0)
@@ -115,6 +116,7 @@ nlohmann::json RunRecord::to_json(const RunOptions& o) const {
   if (!notes.empty()) j["notes"] = notes;
   j["seconds"] = seconds;
   j["sim_seconds"] = sim_seconds;
+  j["threads"] = o.threads;
   j["params"] = params;
   j["stats"] = {{"func", stats::exec_stats_json(stats, warp_size)}};
   if (!timing.is_null()) {

@@ -17,6 +17,7 @@ struct RunOptions {
   std::string mode = "timing";              // timing | functional
   std::string config = "gtx480";            // shipped config name or YAML file
   std::map<std::string, std::string> sets;  // --set key=value
+  unsigned threads = 1;                     // host threads (--threads); no effect on results
 };
 
 struct RunRecord {

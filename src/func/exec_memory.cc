@@ -184,7 +184,7 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
     std::uint8_t* word = lane_ptr(w, l, static_cast<std::uint8_t>(Space::kShared), a, 4, !load, in);
     const auto bit_index = static_cast<unsigned>((c.lock_word_base + a / 4) % c.lock_count);
     std::uint8_t& bit = c.lock_bits[bit_index];
-    LockBitLedger& ledger = shared_->locks;
+    LockBitLedger& ledger = locks_;
     if (load) {
       std::uint32_t v = 0;
       std::memcpy(&v, word, 4);
@@ -252,21 +252,21 @@ void Executor::perform(Warp& w, MemAccess& acc) {
     }
     const unsigned span = n * acc.vec;
     checked = all_global && (n <= 1 || (ored % std::min(span, 16u)) == 0) &&
-              hi - lo < (Addr{1} << 31) && mem_.valid(lo, static_cast<unsigned>(hi - lo) + span);
+              hi - lo < (Addr{1} << 31) && rd_.valid(lo, static_cast<unsigned>(hi - lo) + span);
   }
   auto read = [&](unsigned l, Addr addr, std::uint8_t sp) -> std::uint64_t {
     std::uint64_t v = 0;
     if (checked) {
-      mem_.read_small(addr, &v, std::min(n, 8u));
+      rd_.read_small(addr, &v, std::min(n, 8u));
       return v;
     }
     if (static_cast<Space>(sp) == Space::kGlobal) {
-      if (!mem_.valid(addr, n))
+      if (!rd_.valid(addr, n))
         fault(w, l, in, fmt::format("out-of-bounds global read of {} bytes at {:#x}: {}", n, addr,
                                     mem_.describe(addr)));
       if (n > 1 && addr % std::min(n, 16u) != 0)
         fault(w, l, in, fmt::format("misaligned {}-byte global read at {:#x}", n, addr));
-      mem_.read_small(addr, &v, std::min(n, 8u));
+      rd_.read_small(addr, &v, std::min(n, 8u));
     } else {
       std::memcpy(&v, lane_ptr(w, l, sp, addr, n, false, in), std::min(n, 8u));
     }

@@ -14,11 +14,22 @@ Executor::Executor(const Program& prog, GlobalMemory& mem, const LaunchInfo& lau
                    std::vector<Warp>& warps, std::vector<Cta>& ctas, ExecShared* shared)
     : prog_(prog),
       mem_(mem),
+      rd_(mem),
       launch_(launch),
       warps_(warps),
       ctas_(ctas),
-      shared_(shared ? shared : &own_shared_),
-      progress_(shared_->progress) {}
+      shared_(shared ? shared : &own_shared_) {
+  shared_->ledgers.push_back(&locks_);
+}
+
+LockBitLedger ExecShared::merged_locks() const {
+  LockBitLedger m;
+  for (const LockBitLedger* l : ledgers) {
+    m.holders.insert(l->holders.begin(), l->holders.end());
+    m.waiting.insert(l->waiting.begin(), l->waiting.end());
+  }
+  return m;
+}
 
 std::uint64_t Executor::special(const Warp& w, const Src& s, unsigned lane) const {
   const Cta& c = ctas_[static_cast<size_t>(w.cta)];
@@ -46,7 +57,8 @@ std::uint64_t Executor::special(const Warp& w, const Src& s, unsigned lane) cons
     case ptx::SpecialReg::kClock64:
     case ptx::SpecialReg::kGlobaltimer: return clock();
     case ptx::SpecialReg::kGlobaltimerLo: return clock() & 0xffffffffu;
-    case ptx::SpecialReg::kGlobaltimerHi: return shared_->steps >> 32;
+    case ptx::SpecialReg::kGlobaltimerHi:
+      return clock() >> 32;
     case ptx::SpecialReg::kDynamicSmemSize: return launch_.dynamic_shared;
     case ptx::SpecialReg::kTotalSmemSize: return c.shared.size();
     case ptx::SpecialReg::kWarpsz: return launch_.warp_size;
@@ -153,7 +165,7 @@ StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
 StepResult Executor::execute(Warp& w, MemAccess* defer, StepInfo* info) {
   if (w.state == WarpState::kFinished) return StepResult::kFinished;
   if (w.state == WarpState::kAtBarrier) return StepResult::kBarrierWait;
-  ++shared_->steps;
+  ++steps_;
   // The running threads' own call frame (the innermost one under a stack: a no-op scan).
   if (!w.calls.empty() && !(w.calls.back().mask & w.simt->active()))
     w.select_frame(w.simt->active());

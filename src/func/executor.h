@@ -6,6 +6,7 @@
 // so, writing load/atomic results to registers. The functional mode calls both at once.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -54,6 +55,14 @@ struct MemAccess {
   LaneMask succeeded = 0;
 };
 
+// True when no lane of the access resolved outside shared memory (the SM's shared-memory unit
+// takes only such accesses; see Sm::ldst).
+inline bool all_lanes_shared(const MemAccess& a) {
+  for (LaneMask m = a.mask; m != 0; m &= m - 1)
+    if (static_cast<ptx::Space>(a.space[std::countr_zero(m)]) != ptx::Space::kShared) return false;
+  return true;
+}
+
 // What one step did, for observers of the issue stage (filled only when asked for).
 struct StepInfo {
   LaneMask active = 0;  // threads the instruction ran for (before its guard)
@@ -86,12 +95,16 @@ struct LockBitLedger {
   }
 };
 
-// Counters shared by the executors of one launch (one per SM in the timing model): visible
-// progress for the watchdog, the number of steps (the functional clock) and the lock-bit ledger.
+// The executors of one launch (one per SM in the timing model) count steps and progress on
+// their own, so that a parallel SM phase touches no shared counter; `steps` and `progress` here
+// are the launch's totals up to the last fold() (the timing model folds after every phase,
+// serially). Each executor's lock-bit ledger covers its SM's lock bits and warps; a report
+// merges them (merged_locks()).
 struct ExecShared {
   std::uint64_t progress = 0;
   std::uint64_t steps = 0;
-  LockBitLedger locks;
+  std::vector<const LockBitLedger*> ledgers;  // one per executor, in creation order
+  LockBitLedger merged_locks() const;
 };
 
 // Told of events the core cannot see from one step (the timing model routes them to SMs).
@@ -109,8 +122,8 @@ enum class StepResult : std::uint8_t { kExecuted, kBarrierWait, kFinished, kMemo
 
 class Executor {
  public:
-  // `shared` (may be null: the executor keeps its own) is the launch's progress and step count
-  // when several executors run one launch.
+  // `shared` (may be null: the executor keeps its own) holds the launch's totals when several
+  // executors run one launch.
   Executor(const Program& prog, GlobalMemory& mem, const LaunchInfo& launch,
            std::vector<Warp>& warps, std::vector<Cta>& ctas, ExecShared* shared = nullptr);
 
@@ -140,13 +153,24 @@ class Executor {
 
   ExecStats& stats() { return stats_; }
   // Bumped whenever the machine makes visible progress: memory changes value, a warp
-  // finishes, a barrier releases. The watchdog watches it.
-  std::uint64_t progress() const { return shared_->progress; }
-  std::uint64_t steps() const { return shared_->steps; }
-  std::uint64_t clock() const { return clock_ ? *clock_ : shared_->steps; }
+  // finishes, a barrier releases. The watchdog watches it. Launch totals: the folded ones plus
+  // this executor's since the last fold (exact whenever the others have folded theirs).
+  std::uint64_t progress() const { return shared_->progress + progress_; }
+  std::uint64_t steps() const { return shared_->steps + steps_; }
+  // This executor's steps and progress since the last fold.
+  std::uint64_t local_steps() const { return steps_; }
+  std::uint64_t local_progress() const { return progress_; }
+  // Adds this executor's counts to the launch totals and restarts them.
+  void fold() {
+    shared_->steps += steps_;
+    shared_->progress += progress_;
+    steps_ = progress_ = 0;
+  }
+  std::uint64_t clock() const { return clock_ ? *clock_ : steps(); }
   const Program& program() const { return prog_; }
   const LaunchInfo& launch() const { return launch_; }
-  const LockBitLedger& lock_ledger() const { return shared_->locks; }
+  // Every executor's lock-bit ledger of the launch, merged (for reports).
+  LockBitLedger lock_ledger() const { return shared_->merged_locks(); }
   const GlobalMemory& memory() const { return mem_; }
 
  private:
@@ -197,13 +221,18 @@ class Executor {
 
   const Program& prog_;
   GlobalMemory& mem_;
+  // Global reads go through this private view (perform() runs concurrently on the SMs of a
+  // parallel SM phase for kernel-parameter loads); writes, always serial, through mem_.
+  GlobalMemory::Reader rd_;
   LaunchInfo launch_;
   std::vector<Warp>& warps_;
   std::vector<Cta>& ctas_;
   ExecStats stats_;
   ExecShared own_shared_;
   ExecShared* shared_;
-  std::uint64_t& progress_;
+  std::uint64_t steps_ = 0;     // since the last fold
+  std::uint64_t progress_ = 0;  // since the last fold
+  LockBitLedger locks_;
   IExecListener* listener_ = nullptr;
   bool count_ = true;          // perform(): count the instruction in stats_
   const Cycle* clock_ = nullptr;

@@ -35,6 +35,31 @@ bool GlobalMemory::valid_slow(Addr addr, unsigned size) const {
   return true;
 }
 
+bool GlobalMemory::Reader::valid_slow(Addr addr, unsigned size) {
+  auto it = m_.ranges_.upper_bound(addr);
+  if (it == m_.ranges_.begin()) return false;
+  --it;
+  if (addr + size > it->second.end) return false;
+  ranges_[next_ % 4] = {it->first, it->second.end};
+  ++next_;
+  return true;
+}
+
+void GlobalMemory::Reader::read_page(Addr addr, void* dst, unsigned n) {
+  const Addr p = addr >> kPageBits;
+  TlbEntry& e = tlb_[p & (kTlbSize - 1)];
+  if (e.page != p) {
+    auto it = m_.pages_.find(p);
+    if (it == m_.pages_.end()) {  // never written: zeros (not cached, a write may create it)
+      std::memset(dst, 0, n);
+      return;
+    }
+    e.page = p;
+    e.ptr = it->second.get();
+  }
+  std::memcpy(dst, e.ptr + (addr & (kPageSize - 1)), n);
+}
+
 std::string GlobalMemory::describe(Addr addr) const {
   auto it = ranges_.upper_bound(addr);
   if (it == ranges_.begin()) return "below every mapped buffer";

@@ -15,6 +15,15 @@
 namespace simtsync::func {
 
 class GlobalMemory {
+  struct TlbEntry {
+    Addr page = ~Addr{0};
+    std::uint8_t* ptr = nullptr;
+  };
+  struct CachedRange {
+    Addr lo = 1, hi = 0;
+  };
+  static constexpr unsigned kTlbSize = 64;
+
  public:
   static constexpr unsigned kPageBits = 12;
   static constexpr Addr kPageSize = Addr{1} << kPageBits;
@@ -55,6 +64,36 @@ class GlobalMemory {
       write(addr, src, n);
     }
   }
+  // A read-only view with its own caches, for readers that run concurrently while nothing
+  // writes (the SMs of a parallel SM phase read kernel parameters): it never allocates a page
+  // (a page never written reads as zeros) and keeps its TLB and range cache to itself.
+  class Reader {
+   public:
+    explicit Reader(const GlobalMemory& m) : m_(m) {}
+    bool valid(Addr addr, unsigned size) {
+      for (const auto& r : ranges_)
+        if (addr >= r.lo && addr + size <= r.hi) return true;
+      return valid_slow(addr, size);
+    }
+    void read_small(Addr addr, void* dst, unsigned n) {
+      if ((addr & (kPageSize - 1)) + n <= kPageSize) {
+        read_page(addr, dst, n);
+      } else {
+        const auto first = static_cast<unsigned>(kPageSize - (addr & (kPageSize - 1)));
+        read_page(addr, dst, first);
+        read_page(addr + first, static_cast<std::uint8_t*>(dst) + first, n - first);
+      }
+    }
+
+   private:
+    bool valid_slow(Addr addr, unsigned size);
+    void read_page(Addr addr, void* dst, unsigned n);
+    const GlobalMemory& m_;
+    TlbEntry tlb_[kTlbSize];
+    CachedRange ranges_[4];
+    unsigned next_ = 0;
+  };
+
   template <typename T>
   T load(Addr a) const {
     T v;
@@ -89,19 +128,11 @@ class GlobalMemory {
   const std::uint8_t* page_ptr_const(Addr a) const {
     return const_cast<GlobalMemory*>(this)->page_ptr(a);
   }
-  struct TlbEntry {
-    Addr page = ~Addr{0};
-    std::uint8_t* ptr = nullptr;
-  };
-  static constexpr unsigned kTlbSize = 64;
   void fill_tlb(TlbEntry& e, Addr page);
   TlbEntry tlb_[kTlbSize];
 
   std::map<Addr, Range> ranges_;  // start -> range
   // The last few ranges that validated an access (kernels touch a handful of buffers).
-  struct CachedRange {
-    Addr lo = 1, hi = 0;
-  };
   mutable CachedRange range_cache_[4];
   mutable unsigned range_next_ = 0;
   void clear_range_cache() const {

@@ -7,6 +7,8 @@
 #include <map>
 #include <tuple>
 
+#include "common/check.h"
+
 namespace simtsync::func {
 std::uint64_t Watchdog::hash_state(const Executor& ex, Warp& w) const {
   std::uint64_t h = 0;
@@ -86,6 +88,25 @@ bool Watchdog::after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>
   return true;
 }
 
+bool Watchdog::needs_serial(std::uint64_t steps_now, std::uint64_t ahead) const {
+  const std::uint64_t last = steps_now + ahead;
+  return quiet_ || (opts_.max_steps && last >= opts_.max_steps) ||
+         last - last_progress_step_ >= opts_.quiet_steps ||
+         (opts_.quiet_cycles > 0 && now_ - last_progress_time_ >= opts_.quiet_cycles);
+}
+
+void Watchdog::replay(std::uint64_t steps, std::uint64_t progress) {
+  // after_step up to its quiet checks, which needs_serial() ruled out.
+  SIMTSYNC_CHECK(!quiet_ && !(opts_.max_steps && steps >= opts_.max_steps));
+  if (progress != last_progress_) {
+    last_progress_ = progress;
+    last_progress_step_ = steps;
+    last_progress_time_ = now_;
+    return;
+  }
+  SIMTSYNC_CHECK(steps - last_progress_step_ < opts_.quiet_steps);
+}
+
 void Watchdog::all_blocked(Executor& ex, std::vector<Warp>& warps) {
   bool lock_wait = false;
   for (const auto& w : warps)
@@ -114,7 +135,7 @@ std::string thread_name(const Warp& w, unsigned lane) {
 // waiting at a barrier. Causes come first, then threads whose holder itself waits for a bit (a
 // chain).
 std::string Watchdog::lock_bit_causes(const Executor& ex, const std::vector<Warp>& warps) const {
-  const LockBitLedger& ledger = ex.lock_ledger();
+  const LockBitLedger ledger = ex.lock_ledger();
   if (ledger.waiting.empty()) return "";
   std::map<int, const Warp*> by_id;
   for (const auto& w : warps) by_id[w.global_id] = &w;

@@ -35,6 +35,14 @@ class Watchdog {
   // Called after each warp step with the PC it started at. Returns true when a deadlock or
   // livelock has been established; report() then describes it.
   bool after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>& warps);
+  // The parallel SM phase (issue 20). True when one of the next `ahead` steps, the first of
+  // which will make the launch's step count steps_now + 1, could need more than the launch-wide
+  // counters (a quiet epoch or its start, the step limit): that phase runs serially, calling
+  // after_step. Depends on simulated state only.
+  bool needs_serial(std::uint64_t steps_now, std::uint64_t ahead) const;
+  // A step of a phase for which needs_serial() was false, replayed in serial order with the
+  // launch's step count and progress as they were after it.
+  void replay(std::uint64_t steps, std::uint64_t progress);
   // Called when no warp could run at all.
   void all_blocked(Executor& ex, std::vector<Warp>& warps);
   // Stops with a report under the given reason (cycle limit, no evidence of progress, ...): a

@@ -62,6 +62,7 @@ Simulator::Simulator(const SimOptions& o)
     gpu::GpuParams gp = gpu::gpu_params_from(config_);
     gp.sm.warp_size = dopts_.warp_size;
     timing_ = std::make_unique<gpu::TimingGpu>(gp);
+    timing_->set_threads(o.threads);
   }
   device_ = std::make_unique<func::Device>(dopts_);
   if (timing_) device_->set_backend(timing_.get());

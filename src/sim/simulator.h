@@ -30,6 +30,8 @@ struct SimOptions {
   std::string mode = "timing";  // timing | functional
   std::string config = "gtx480";
   std::vector<std::pair<std::string, std::string>> sets;  // key=value, in order
+  // Host threads for the timing model's SM phase; results are the same for any count.
+  unsigned threads = 1;
 };
 
 class Simulator {

@@ -1,5 +1,5 @@
 // Everything one kernel launch on the timing GPU holds: the functional grid, one executor per
-// SM (their own counters; progress and steps shared for the watchdog), the memory side, the
+// SM (their own counters, folded into the launch totals between phases), the memory side, the
 // SMs, the CTA dispatcher and the launch's bookkeeping. Built by TimingGpu::run, driven by
 // run_main_loop, read by TimingGpu::collect.
 #pragma once
@@ -11,6 +11,7 @@
 #include "func/executor.h"
 #include "func/watchdog.h"
 #include "timing/gpu/cta_dispatcher.h"
+#include "timing/gpu/phase_pool.h"
 #include "timing/gpu/sync_status.h"
 #include "timing/gpu/timing_gpu.h"
 #include "timing/mem/memory_hierarchy.h"
@@ -49,6 +50,18 @@ struct Launch final : func::IExecListener {
   std::uint64_t age = 0;
   Cycle now = 0;
   bool stop = false;  // the watchdog established a deadlock or livelock
+  // The SM phase (main_loop.cc). Serial: SMs tick in order and each step goes to the watchdog
+  // at once. Otherwise the SMs tick in any order (on `pool` when it has workers) and each step
+  // only notes the stepping executor's counters in its SM's log, which the watchdog replays in
+  // SM order after the phase.
+  bool serial_phase = true;
+  PhasePool* pool = nullptr;
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> step_log;  // per SM
+
+  // Adds every executor's counters to the launch totals (`shared`).
+  void fold() {
+    for (auto& ex : executors) ex->fold();
+  }
 
   // Starts pending CTAs on SMs with room, in launch order, where the dispatcher says.
   void dispatch();

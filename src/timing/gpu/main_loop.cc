@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
+#include <functional>
 
+#include "common/check.h"
 #include "func/launch_setup.h"
 #include "timing/gpu/launch.h"
 #include "timing/gpu/progress_watch.h"
@@ -60,14 +63,86 @@ class ProgressLine {
   std::chrono::steady_clock::time_point last_ = start_;
 };
 
+// Per-SM results of one SM phase, a cache line each (workers write them).
+struct alignas(64) SmSlot {
+  Cycle wake = 0;       // the SM sleeps until this cycle (or a wake-up)
+  Cycle last_tick = 0;  // the last cycle it ticked
+  bool progressed = false;
+  std::exception_ptr error;  // what its tick threw (a kernel fault), rethrown in SM order
+};
+
+// The SM phase of cycle `now`: every SM that is awake ticks. Each SM touches only its own
+// state, its executor's counters and its side of the memory port (which keeps its sends until
+// commit()); nothing one SM does this cycle is seen by another before the next cycle
+// (docs/parallel-sm-phase.md). So the SMs may tick in any order and on any thread, with one
+// exception: the watchdog reads the launch-wide step and progress counts at every step, and
+// near a quiet epoch or the step limit it may act on them. When needs_serial() says it might,
+// the SMs tick in order, each folding its counters before the next, and each step goes to the
+// watchdog directly, as a serial simulator would do it; otherwise the steps are logged per SM
+// and replayed afterwards with the counts a serial order gives. Returns whether any SM made
+// progress.
+bool sm_phase(Launch& l, Cycle now, std::vector<SmSlot>& slot, std::vector<std::size_t>& awake) {
+  awake.clear();
+  for (size_t i = 0; i < l.sms.size(); ++i)
+    if (now >= slot[i].wake || l.sms[i]->take_wakeup()) awake.push_back(i);
+  auto tick = [&l, &slot, now](std::size_t i) {
+    sm::Sm& s = *l.sms[i];
+    SmSlot& o = slot[i];
+    if (now > o.last_tick + 1) s.account_skipped(now - o.last_tick - 1);
+    o.last_tick = now;
+    o.progressed = s.tick(now);
+    o.wake = o.progressed ? now + 1 : s.next_event(now);
+  };
+  bool progressed = false;
+  const std::uint64_t max_steps =
+      std::uint64_t{l.p.num_sms} * std::max(1u, l.p.sm.num_schedulers);  // one per scheduler
+  l.serial_phase = l.dog.needs_serial(l.shared.steps, max_steps);
+  if (l.serial_phase) {
+    for (std::size_t i : awake) {
+      tick(i);
+      l.executors[i]->fold();
+      progressed |= slot[i].progressed;
+    }
+    return progressed;
+  }
+  const std::function<void(std::size_t)> job = [&](std::size_t k) {
+    const std::size_t i = awake[k];
+    try {
+      tick(i);
+    } catch (...) {
+      slot[i].error = std::current_exception();
+    }
+  };
+  if (l.pool)
+    l.pool->run(awake.size(), job);
+  else
+    for (std::size_t k = 0; k < awake.size(); ++k) job(k);
+  // A serial order would have stopped at the first SM that faulted.
+  for (std::size_t i : awake)
+    if (slot[i].error) std::rethrow_exception(slot[i].error);
+  std::uint64_t steps = l.shared.steps, progress = l.shared.progress;
+  for (std::size_t i : awake) {
+    auto& log = l.step_log[i];
+    SIMTSYNC_CHECK(log.size() <= std::max(1u, l.p.sm.num_schedulers));
+    for (const auto& [s, p] : log) l.dog.replay(steps + s, progress + p);
+    log.clear();
+    steps += l.executors[i]->local_steps();
+    progress += l.executors[i]->local_progress();
+    progressed |= slot[i].progressed;
+  }
+  l.fold();
+  return progressed;
+}
+
 }  // namespace
 
 func::LaunchResult run_main_loop(Launch& l) {
   const GpuParams& p = l.p;
   func::LaunchResult result;
   Cycle& now = l.now;
-  std::vector<Cycle> wake(l.sms.size(), 0);
-  std::vector<Cycle> last_tick(l.sms.size(), 0);
+  std::vector<SmSlot> slot(l.sms.size());
+  std::vector<std::size_t> awake;
+  awake.reserve(l.sms.size());
   ProgressLine progress(l.li.kernel->name, p.progress_seconds);
   ProgressWatch watch(p);
   mem::IMemPort& memory = *l.memory;
@@ -78,16 +153,9 @@ func::LaunchResult run_main_loop(Launch& l) {
     memory.tick(now);
     for (auto& s : l.sms)
       while (memory.pop_response(s->id(), now, resp)) s->memory_response(resp, now);
-    bool progressed = false;
-    for (size_t i = 0; i < l.sms.size(); ++i) {
-      sm::Sm& s = *l.sms[i];
-      if (now < wake[i] && !s.take_wakeup()) continue;
-      if (now > last_tick[i] + 1) s.account_skipped(now - last_tick[i] - 1);
-      last_tick[i] = now;
-      const bool pr = s.tick(now);
-      progressed |= pr;
-      wake[i] = pr ? now + 1 : s.next_event(now);
-    }
+    l.fold();  // the memory side performs with the executor of each request's SM
+    const bool progressed = sm_phase(l, now, slot, awake);
+    memory.commit();
     bool freed = false;
     for (auto& s : l.sms) {
       if (!s->has_completed()) continue;
@@ -125,7 +193,7 @@ func::LaunchResult run_main_loop(Launch& l) {
     if (!progressed && !freed) {
       Cycle t = memory.next_event();
       for (size_t i = 0; i < l.sms.size(); ++i)
-        if (!l.sms[i]->idle()) t = std::min(t, std::max(wake[i], now + 1));
+        if (!l.sms[i]->idle()) t = std::min(t, std::max(slot[i].wake, now + 1));
       if (t == mem::kNever) {
         // Nothing can happen any more: every live warp waits at a barrier.
         l.dog.all_blocked(ex0, l.warps);
@@ -145,7 +213,7 @@ func::LaunchResult run_main_loop(Launch& l) {
     result.completed = true;
   }
   for (size_t i = 0; i < l.sms.size(); ++i)
-    if (now > last_tick[i]) l.sms[i]->account_skipped(now - last_tick[i]);
+    if (now > slot[i].last_tick) l.sms[i]->account_skipped(now - slot[i].last_tick);
   result.cycles = now + 1;
   for (const auto& ex : l.executors) func::accumulate(result.stats, ex->stats());
   return result;

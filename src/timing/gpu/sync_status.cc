@@ -31,7 +31,7 @@ class SyncStatus::Observer final : public sm::ISmObserver {
   int sm_;
 };
 
-SyncStatus::SyncStatus(unsigned num_sms) : counts_(num_sms) {
+SyncStatus::SyncStatus(unsigned num_sms) : counts_(num_sms), sm_owner_(num_sms) {
   for (unsigned i = 0; i < num_sms; ++i)
     observers_.push_back(std::make_unique<Observer>(*this, static_cast<int>(i)));
 }
@@ -56,25 +56,29 @@ void SyncStatus::on_memory(int sm, const sm::MemoryEvent& e) {
     SyncCounts& c = counts_[static_cast<size_t>(sm)];
     for (LaneMask m = e.succeeded; m; m &= m - 1) {
       const auto l = static_cast<unsigned>(std::countr_zero(m));
-      owner_[key(sm, shared_lane(acc, in, l), acc.addr[l])] = {sm, e.slot};
+      const bool sh = shared_lane(acc, in, l);
+      owners(sm, sh)[key(sm, sh, acc.addr[l])] = {sm, e.slot};
       ++c.lock_success;
     }
     for (LaneMask m = e.lanes & ~e.succeeded; m; m &= m - 1) {
       const auto l = static_cast<unsigned>(std::countr_zero(m));
-      auto it = owner_.find(key(sm, shared_lane(acc, in, l), acc.addr[l]));
-      const bool intra = it != owner_.end() && it->second.sm == sm && it->second.slot == e.slot;
+      const bool sh = shared_lane(acc, in, l);
+      const auto& o = owners(sm, sh);
+      auto it = o.find(key(sm, sh, acc.addr[l]));
+      const bool intra = it != o.end() && it->second.sm == sm && it->second.slot == e.slot;
       ++(intra ? c.lock_fail_intra : c.lock_fail_inter);
     }
     return;
   }
   // Any other write to a held word releases it.
-  if (owner_.empty()) return;
+  if (sm_owner_[static_cast<size_t>(sm)].empty() && global_owner_.empty()) return;
   const bool writes = in.op == ptx::Opcode::kSt || in.op == ptx::Opcode::kRed ||
                       in.op == ptx::Opcode::kAtom || in.lock_op == func::IntrinsicOp::kStoreUnlock;
   if (!writes) return;
   for (LaneMask m = e.lanes; m; m &= m - 1) {
     const auto l = static_cast<unsigned>(std::countr_zero(m));
-    owner_.erase(key(sm, shared_lane(acc, in, l), acc.addr[l]));
+    const bool sh = shared_lane(acc, in, l);
+    owners(sm, sh).erase(key(sm, sh, acc.addr[l]));
   }
 }
 

@@ -52,7 +52,14 @@ class SyncStatus {
 
   std::vector<std::unique_ptr<sm::ISmObserver>> observers_;
   std::vector<SyncCounts> counts_;
-  std::unordered_map<std::uint64_t, Owner> owner_;  // lock word (see key()) -> its owner
+  // Lock word -> its owner. Shared-memory words (and lock-intrinsic words, keyed per SM) in one
+  // map per SM, which only that SM's events touch (some in a parallel SM phase); global words in
+  // one map, which only memory responses touch (serially).
+  std::unordered_map<std::uint64_t, Owner>& owners(int sm, bool shared) {
+    return shared ? sm_owner_[static_cast<size_t>(sm)] : global_owner_;
+  }
+  std::vector<std::unordered_map<std::uint64_t, Owner>> sm_owner_;
+  std::unordered_map<std::uint64_t, Owner> global_owner_;
 };
 
 }  // namespace simtsync::gpu

@@ -100,13 +100,23 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
         });
     l.memory = l.simple.get();
   }
+  l.step_log.reserve(p_.num_sms);  // the observers keep references into it
   for (unsigned i = 0; i < p_.num_sms; ++i) {
     l.sms.push_back(
         std::make_unique<sm::Sm>(static_cast<int>(i), p_.sm, *l.executors[i], *l.memory));
     func::Executor& ex = *l.executors[i];
-    l.sms.back()->set_step_observer([&l, &ex](func::Warp& w, Pc before) {
-      if (!l.stop && l.dog.after_step(ex, w, before, l.warps)) l.stop = true;
+    auto& log = l.step_log.emplace_back();
+    l.sms.back()->set_step_observer([&l, &ex, &log](func::Warp& w, Pc before) {
+      if (!l.serial_phase)
+        log.emplace_back(ex.local_steps(), ex.local_progress());
+      else if (!l.stop && l.dog.after_step(ex, w, before, l.warps))
+        l.stop = true;
     });
+  }
+  l.memory->set_deferred(true);  // sends reach the shared memory side after each SM phase
+  if (threads_ > 1) {
+    if (!pool_ || pool_->threads() != threads_) pool_ = std::make_unique<PhasePool>(threads_);
+    l.pool = pool_.get();
   }
   if (p_.track_sync_status) {
     l.sync = std::make_unique<SyncStatus>(p_.num_sms);

@@ -16,6 +16,7 @@
 #include "simt/registry.h"
 #include "timing/gpu/cta_dispatcher.h"
 #include "timing/gpu/kernel_resources.h"
+#include "timing/gpu/phase_pool.h"
 #include "timing/mem/memory_hierarchy.h"
 #include "timing/mem/simple_memory.h"
 #include "timing/sm/sm.h"
@@ -106,6 +107,9 @@ class TimingGpu final : public func::ILaunchBackend {
                          std::uint32_t dynamic_shared) override;
   const TimingTotals& totals() const { return totals_; }
   const GpuParams& params() const { return p_; }
+  // Host threads for the SM phase (1: the calling thread only). Results do not depend on it.
+  void set_threads(unsigned n) { threads_ = n < 1 ? 1 : n; }
+  unsigned threads() const { return threads_; }
 
  private:
   void collect(const Launch& l, const func::LaunchResult& result);
@@ -113,6 +117,8 @@ class TimingGpu final : public func::ILaunchBackend {
   GpuParams p_;
   ResourceOracle resources_;
   TimingTotals totals_;
+  unsigned threads_ = 1;
+  std::unique_ptr<PhasePool> pool_;  // kept across launches
 };
 
 }  // namespace simtsync::gpu

@@ -51,6 +51,11 @@ class IMemPort {
  public:
   virtual ~IMemPort() = default;
   virtual bool try_send(const MemRequest& r, Cycle now) = 0;
+  // The parallel SM phase (issue 20). While deferred, try_send decides from the sending SM's
+  // own state alone and keeps back what every SM shares; commit() then applies the kept-back
+  // sends in SM order, call order within an SM: the outcome of immediate sends in that order.
+  virtual void set_deferred(bool on) { (void)on; }
+  virtual void commit() {}
   // Pops one completed request for `sm` whose response is due by `now`.
   virtual bool pop_response(int sm, Cycle now, MemRequest& out) = 0;
   virtual void tick(Cycle now) = 0;

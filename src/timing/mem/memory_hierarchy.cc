@@ -42,22 +42,10 @@ MemoryHierarchy::~MemoryHierarchy() = default;
 bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
   SmSide& s = sms_[static_cast<size_t>(r.sm)];
   if (!s.pending.empty() || s.in_flight >= std::max(1u, p_.request_slots)) {
-    ++st_.refused;
+    ++s.refused;
     return false;
   }
-  std::uint32_t id;
-  if (!free_reqs_.empty()) {
-    id = free_reqs_.back();
-    free_reqs_.pop_back();
-  } else {
-    id = static_cast<std::uint32_t>(reqs_.size());
-    reqs_.emplace_back();
-  }
-  Req& q = reqs_[id];
-  q.r = r;
-  q.performed = false;
-  q.parked = 0;
-  q.released = false;
+  // The SM's own side: its coalescer takes the request's packets now.
   const PacketKind kind = r.kind == ReqKind::kLoad    ? PacketKind::kLoad
                           : r.kind == ReqKind::kStore ? PacketKind::kStore
                                                       : PacketKind::kAtomic;
@@ -87,25 +75,61 @@ bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
   for (Packet& pk : s.pending) {
     if (cst) pk.line += kConstBase;
     pk.sm = r.sm;
-    pk.req = id;
     pk.partition = static_cast<int>(map_.partition_of(pk.line));
     // A unit's table fills go through L1D as the seed's do (seed 003 sec. V-B2: their misses
     // compete for L1 MSHRs); its spills are writes, which L1 evicts and sends on anyway.
     pk.bypass_l1 = r.bypass_l1 || kind == PacketKind::kAtomic || r.space == ReqSpace::kInst;
     pk.born = now;
-    st_.atomic_lane_ops += pk.ops;
   }
-  st_.requests[static_cast<int>(kind)]++;
-  st_.packets += s.pending.size();
-  q.remaining = static_cast<unsigned>(s.pending.size());
   s.next = 0;
   ++s.in_flight;
-  ++outstanding_;
-  if (s.pending.empty()) {  // no active lane: nothing to move
-    s.responses.push_back(r);
-    free_reqs_.push_back(id);
-  }
+  // What is shared by every SM (the request table, the counters) waits for commit() while a
+  // parallel SM phase runs.
+  s.sent.push_back({r, kind});
+  if (!deferred_) commit_sm(s);
   return true;
+}
+
+void MemoryHierarchy::commit() {
+  for (SmSide& s : sms_)
+    if (!s.sent.empty()) commit_sm(s);
+}
+
+void MemoryHierarchy::commit_sm(SmSide& s) {
+  // Only the last request sent can have packets: an SM sends again only once its coalescer
+  // has emptied, so an earlier one of this phase had no active lane.
+  for (std::size_t k = 0; k < s.sent.size(); ++k) {
+    const Sent& e = s.sent[k];
+    std::uint32_t id;
+    if (!free_reqs_.empty()) {
+      id = free_reqs_.back();
+      free_reqs_.pop_back();
+    } else {
+      id = static_cast<std::uint32_t>(reqs_.size());
+      reqs_.emplace_back();
+    }
+    Req& q = reqs_[id];
+    q.r = e.r;
+    q.performed = false;
+    q.parked = 0;
+    q.released = false;
+    const bool last = k + 1 == s.sent.size();
+    const std::size_t npk = last ? s.pending.size() : 0;
+    if (last)
+      for (Packet& pk : s.pending) {
+        pk.req = id;
+        st_.atomic_lane_ops += pk.ops;
+      }
+    st_.requests[static_cast<int>(e.kind)]++;
+    st_.packets += npk;
+    q.remaining = static_cast<unsigned>(npk);
+    ++outstanding_;
+    if (npk == 0) {  // no active lane: nothing to move
+      s.responses.push_back(e.r);
+      free_reqs_.push_back(id);
+    }
+  }
+  s.sent.clear();
 }
 
 bool MemoryHierarchy::pop_response(int sm, Cycle, MemRequest& out) {
@@ -354,6 +378,7 @@ void accumulate(HierarchyStats& a, const HierarchyStats& b) {
 HierarchyStats MemoryHierarchy::stats() const {
   HierarchyStats h = st_;
   for (const auto& s : sms_) {
+    h.refused += s.refused;
     add_cache(h.l1, s.l1->stats());
     add_cache(h.const_cache, s.cc->stats());
   }

@@ -74,6 +74,8 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   ~MemoryHierarchy() override;
 
   bool try_send(const MemRequest& r, Cycle now) override;
+  void set_deferred(bool on) override { deferred_ = on; }
+  void commit() override;
   bool pop_response(int sm, Cycle now, MemRequest& out) override;
   void tick(Cycle now) override;
   bool busy() const override { return outstanding_ != 0; }
@@ -93,6 +95,10 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
     unsigned parked = 0;    // lanes waiting in lock queues (each comes back as a grant packet)
     bool released = false;  // only parked lanes are left: the SM's request slot was freed
   };
+  struct Sent {
+    MemRequest r;
+    PacketKind kind;
+  };
   struct SmSide {
     std::vector<Packet> pending;  // packets of the request entering L1, in order
     std::size_t next = 0;
@@ -102,6 +108,8 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
     bool cc_first = false;  // the constant/instruction cache's misses inject first this cycle
     std::deque<MemRequest> responses;
     std::vector<Packet> done;  // scratch
+    std::vector<Sent> sent;    // accepted, not yet committed (a deferred phase)
+    std::uint64_t refused = 0;
   };
 
   void perform(const Packet& p) override;
@@ -111,6 +119,8 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   void parked(const Packet& p) override;
   void dropped(const Packet& p) override;
   void complete(const Packet& p, Cycle now);
+  // Enters the SM's accepted requests into the shared request table and counters.
+  void commit_sm(SmSide& s);
   unsigned request_bytes(const Packet& p) const;
   unsigned reply_bytes(const Packet& p) const;
   void tick_core(Cycle now);
@@ -128,6 +138,7 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   std::vector<Req> reqs_;
   std::vector<std::uint32_t> free_reqs_;
   std::uint64_t outstanding_ = 0;  // warp requests not yet returned to their SM
+  bool deferred_ = false;
   Cycle last_now_ = 0;
   HierarchyStats st_;
 };

@@ -12,7 +12,15 @@ SimpleMemory::SimpleMemory(SimpleMemoryParams p, int num_sms,
     : p_(p),
       perform_(std::move(perform)),
       responses_(static_cast<size_t>(num_sms)),
-      in_flight_(static_cast<size_t>(num_sms), 0) {}
+      in_flight_(static_cast<size_t>(num_sms), 0),
+      refused_(static_cast<size_t>(num_sms), 0),
+      sent_(static_cast<size_t>(num_sms)) {}
+
+SimpleMemoryStats SimpleMemory::stats() const {
+  SimpleMemoryStats st = stats_;
+  for (std::uint64_t n : refused_) st.refused += n;
+  return st;
+}
 
 bool SimpleMemory::busy() const {
   for (unsigned n : in_flight_)
@@ -51,15 +59,32 @@ void SimpleMemory::summarize(MemRequest& r) {
 bool SimpleMemory::try_send(const MemRequest& req, Cycle now) {
   unsigned& inflight = in_flight_[static_cast<size_t>(req.sm)];
   if (inflight >= p_.queue_depth) {
-    ++stats_.refused;
+    ++refused_[static_cast<size_t>(req.sm)];
     return false;
   }
+  ++inflight;
+  // The shared bandwidth queue, atomic units and heap wait for commit() in a deferred phase.
+  if (deferred_) {
+    sent_[static_cast<size_t>(req.sm)].push_back({req, now});
+    return true;
+  }
+  enter(req, now);
+  return true;
+}
+
+void SimpleMemory::commit() {
+  for (auto& v : sent_) {
+    for (const auto& [r, now] : v) enter(r, now);
+    v.clear();
+  }
+}
+
+void SimpleMemory::enter(const MemRequest& req, Cycle now) {
   MemRequest r = req;
   if (r.access)
     summarize(r);
   else if (r.space == ReqSpace::kInst || r.space == ReqSpace::kUnit)
     r.transactions = 1;  // an instruction-cache fill or a reconvergence unit's spill/fill
-  ++inflight;
   // Bandwidth: the request's sectors leave the SM one after another at the shared rate.
   const double bytes = static_cast<double>(r.transactions) * p_.line_bytes;
   const double start = std::max<double>(bw_free_, static_cast<double>(now));
@@ -84,7 +109,6 @@ bool SimpleMemory::try_send(const MemRequest& req, Cycle now) {
   stats_.transactions += r.transactions;
   heap_.push_back({service, seq_++, r});
   std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
-  return true;
 }
 
 void SimpleMemory::tick(Cycle now) {

@@ -50,11 +50,13 @@ class SimpleMemory final : public IMemPort {
   SimpleMemory(SimpleMemoryParams p, int num_sms, std::function<void(const MemRequest&)> perform);
 
   bool try_send(const MemRequest& r, Cycle now) override;
+  void set_deferred(bool on) override { deferred_ = on; }
+  void commit() override;
   bool pop_response(int sm, Cycle now, MemRequest& out) override;
   void tick(Cycle now) override;
   bool busy() const override;
   Cycle next_event() const override;
-  const SimpleMemoryStats& stats() const { return stats_; }
+  SimpleMemoryStats stats() const;
   // Fills the request's transaction count and atomic serialization (its coalescing summary).
   void summarize(MemRequest& r);
 
@@ -82,6 +84,12 @@ class SimpleMemory final : public IMemPort {
   double bw_free_ = 0;                 // cycle (fractional) the bandwidth is free
   std::uint64_t seq_ = 0;
   std::vector<unsigned> in_flight_;  // per SM
+  std::vector<std::uint64_t> refused_;  // per SM
+  // Accepted while deferred, entered by commit(): per SM, the request and its cycle.
+  std::vector<std::vector<std::pair<MemRequest, Cycle>>> sent_;
+  bool deferred_ = false;
+  // Enters an accepted request: its coalescing summary, bandwidth, atomic unit and service.
+  void enter(const MemRequest& req, Cycle now);
   SimpleMemoryStats stats_;
   std::vector<Addr> scratch_;
 };

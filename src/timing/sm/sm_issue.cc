@@ -224,7 +224,8 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
     ws.pending_locks += in.lock_op == func::IntrinsicOp::kLock;
     const bool atomic = in.op == ptx::Opcode::kAtom || in.op == ptx::Opcode::kRed;
     if (atomic && p_.shared_lock_loop &&
-        static_cast<ptx::Space>(acc->space[func::first_lane(acc->mask)]) == ptx::Space::kShared) {
+        static_cast<ptx::Space>(acc->space[func::first_lane(acc->mask)]) == ptx::Space::kShared &&
+        func::all_lanes_shared(*acc)) {
       // Its first micro-operation, the LDSLK, is this issue; the loop takes it from here.
       ws.atomic_loop = {acc, acc->mask, 0, WarpSlot::AtomicLoop::Step::kWait, now, false};
       ++stats_.atomic_uops;

@@ -76,7 +76,10 @@ void Sm::ldst(Cycle now) {
   const func::ExecInst& in = *acc.inst;
   const auto space = static_cast<ptx::Space>(acc.space[func::first_lane(acc.mask)]);
   const bool atomic = in.op == ptx::Opcode::kAtom || in.op == ptx::Opcode::kRed;
-  if (space == ptx::Space::kShared) {
+  // The shared-memory unit takes an access whose lanes are all in shared memory; a generic
+  // access whose lanes span shared and global memory goes to the memory side whole (only the
+  // memory side performs global lanes, so the SM phase never writes global memory).
+  if (space == ptx::Space::kShared && func::all_lanes_shared(acc)) {
     if (!shared_.can_accept(now)) return;
     const Cycle before = shared_.stats().conflict_cycles;
     WarpSlot::AtomicLoop& lp = slots_[static_cast<size_t>(e.slot)].atomic_loop;

@@ -35,11 +35,13 @@ struct HtRun {
 };
 
 // ht_insert on `ctas` x `threads`, `buckets` buckets, 2 insertions per thread.
+// `host_threads`: the SM phase's host threads (TimingGpu::set_threads).
 inline HtRun run_ht(const GpuParams& p, unsigned ctas = 4, unsigned threads = 64,
-                    unsigned buckets = 8) {
+                    unsigned buckets = 8, unsigned host_threads = 1) {
   constexpr unsigned kPer = 2;
   const std::size_t total = std::size_t{ctas} * threads * kPer;
   TimingGpu gpu(p);
+  gpu.set_threads(host_threads);
   func::Device dev;
   dev.set_backend(&gpu);
   std::mt19937 rng(1);

@@ -81,6 +81,27 @@ TEST(TimingGpu, TwoIdenticalRunsGiveIdenticalStatistics) {
   expect_same(a.totals, b.totals);
 }
 
+// The parallel SM phase (issue 20): any number of host threads, the same statistics, on a
+// many-SM GPU where most cycles tick dozens of SMs at once.
+TEST(TimingGpu, OneTwoAndFourHostThreadsGiveIdenticalStatistics) {
+  GpuParams p = gpu_params_from(config::Config::load(config::gpu_schema(), "qv100", {}));
+  p.registers_per_thread = 16;
+  const HtRun one = run_ht(p, 40, 64, 1024, 1);
+  expect_valid(one, 40 * 64 * 2);
+  for (unsigned t : {2u, 4u}) {
+    SCOPED_TRACE("threads " + std::to_string(t));
+    const HtRun many = run_ht(p, 40, 64, 1024, t);
+    expect_valid(many, 40 * 64 * 2);
+    EXPECT_EQ(one.result.cycles, many.result.cycles);
+    EXPECT_EQ(one.result.stats.warp_instructions, many.result.stats.warp_instructions);
+    EXPECT_EQ(one.result.stats.thread_instructions, many.result.stats.thread_instructions);
+    expect_same(one.totals, many.totals);
+    EXPECT_EQ(one.totals.hier.l1.hits, many.totals.hier.l1.hits);
+    EXPECT_EQ(one.totals.hier.l2.misses, many.totals.hier.l2.misses);
+    EXPECT_EQ(one.totals.hier.refused, many.totals.hier.refused);
+  }
+}
+
 TEST(TimingGpu, StallClassificationCoversEveryActiveCycle) {
   HtRun r = run_ht(tiny());
   expect_valid(r, 4 * 64 * 2);

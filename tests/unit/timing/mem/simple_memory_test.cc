@@ -185,5 +185,40 @@ TEST(SimpleMemory, ResponsesGoToTheirOwnSm) {
   EXPECT_EQ(h.mem.next_event(), kNever);
 }
 
+// The parallel SM phase (issue 20): sends kept back while deferred and committed afterwards
+// behave as immediate sends in SM order, whatever order the SMs sent them in.
+TEST(SimpleMemory, DeferredSendsCommitInSmOrder) {
+  SimpleMemoryParams p = params();
+  p.bytes_per_cycle = 64;  // two 128-byte transactions: the order decides who waits
+  p.queue_depth = 1;
+  Harness now(p, 2), later(p, 2);
+  now.run(9);
+  later.run(9);
+  ASSERT_TRUE(now.mem.try_send(req(ReqKind::kLoad, 0, 1), 10));
+  MemRequest b = req(ReqKind::kLoad, 1, 1);
+  b.sm = 1;
+  ASSERT_TRUE(now.mem.try_send(b, 10));
+  later.mem.set_deferred(true);
+  ASSERT_TRUE(later.mem.try_send(b, 10));  // SM 1 ticked first
+  ASSERT_TRUE(later.mem.try_send(req(ReqKind::kLoad, 0, 1), 10));
+  EXPECT_FALSE(later.mem.try_send(req(ReqKind::kLoad, 2, 1), 10));  // SM 0's queue is full
+  EXPECT_TRUE(later.performed.empty());
+  later.mem.commit();
+  std::vector<Cycle> a, c;
+  for (; now.now <= 400; ++now.now, ++later.now) {
+    now.mem.tick(now.now);
+    later.mem.tick(later.now);
+    MemRequest r;
+    for (int sm = 0; sm < 2; ++sm) {
+      while (now.mem.pop_response(sm, now.now, r)) a.push_back(now.now * 2 + sm);
+      while (later.mem.pop_response(sm, later.now, r)) c.push_back(later.now * 2 + sm);
+    }
+  }
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_NE(a[0] / 2, a[1] / 2);  // the bandwidth made one wait
+  EXPECT_EQ(a, c);
+  EXPECT_EQ(later.mem.stats().refused, 1u);
+}
+
 }  // namespace
 }  // namespace simtsync::mem
