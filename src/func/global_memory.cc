@@ -45,18 +45,16 @@ bool GlobalMemory::Reader::valid_slow(Addr addr, unsigned size) {
   return true;
 }
 
-void GlobalMemory::Reader::read_page(Addr addr, void* dst, unsigned n) {
+void GlobalMemory::Reader::read_page_slow(Addr addr, void* dst, unsigned n) {
   const Addr p = addr >> kPageBits;
-  TlbEntry& e = tlb_[p & (kTlbSize - 1)];
-  if (e.page != p) {
-    auto it = m_.pages_.find(p);
-    if (it == m_.pages_.end()) {  // never written: zeros (not cached, a write may create it)
-      std::memset(dst, 0, n);
-      return;
-    }
-    e.page = p;
-    e.ptr = it->second.get();
+  auto it = m_.pages_.find(p);
+  if (it == m_.pages_.end()) {  // never written: zeros (not cached, a write may create it)
+    std::memset(dst, 0, n);
+    return;
   }
+  TlbEntry& e = tlb_[p & (kTlbSize - 1)];
+  e.page = p;
+  e.ptr = it->second.get();
   std::memcpy(dst, e.ptr + (addr & (kPageSize - 1)), n);
 }
 

@@ -87,7 +87,14 @@ class GlobalMemory {
 
    private:
     bool valid_slow(Addr addr, unsigned size);
-    void read_page(Addr addr, void* dst, unsigned n);
+    void read_page(Addr addr, void* dst, unsigned n) {
+      const TlbEntry& e = tlb_[(addr >> kPageBits) & (kTlbSize - 1)];
+      if (e.page == addr >> kPageBits)
+        std::memcpy(dst, e.ptr + (addr & (kPageSize - 1)), n);
+      else
+        read_page_slow(addr, dst, n);
+    }
+    void read_page_slow(Addr addr, void* dst, unsigned n);
     const GlobalMemory& m_;
     TlbEntry tlb_[kTlbSize];
     CachedRange ranges_[4];

@@ -95,7 +95,7 @@ bool Watchdog::needs_serial(std::uint64_t steps_now, std::uint64_t ahead) const 
          (opts_.quiet_cycles > 0 && now_ - last_progress_time_ >= opts_.quiet_cycles);
 }
 
-void Watchdog::replay(std::uint64_t steps, std::uint64_t progress) {
+void Watchdog::replay_checked(std::uint64_t steps, std::uint64_t progress) {
   // after_step up to its quiet checks, which needs_serial() ruled out.
   SIMTSYNC_CHECK(!quiet_ && !(opts_.max_steps && steps >= opts_.max_steps));
   if (progress != last_progress_) {

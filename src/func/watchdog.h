@@ -42,7 +42,15 @@ class Watchdog {
   bool needs_serial(std::uint64_t steps_now, std::uint64_t ahead) const;
   // A step of a phase for which needs_serial() was false, replayed in serial order with the
   // launch's step count and progress as they were after it.
-  void replay(std::uint64_t steps, std::uint64_t progress);
+  void replay(std::uint64_t steps, std::uint64_t progress) {
+    if (progress != last_progress_ && !quiet_ && !(opts_.max_steps && steps >= opts_.max_steps)) {
+      last_progress_ = progress;
+      last_progress_step_ = steps;
+      last_progress_time_ = now_;
+    } else {
+      replay_checked(steps, progress);
+    }
+  }
   // Called when no warp could run at all.
   void all_blocked(Executor& ex, std::vector<Warp>& warps);
   // Stops with a report under the given reason (cycle limit, no evidence of progress, ...): a
@@ -62,6 +70,7 @@ class Watchdog {
   std::uint64_t hash_state(const Executor& ex, Warp& w) const;
 
  private:
+  void replay_checked(std::uint64_t steps, std::uint64_t progress);
   // `proven`: the report says the kernel cannot finish (else that the watchdog stopped it).
   void build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why, bool proven);
   // Report lines on the lock bits waiting threads want (seed 001 sec. 4.4); empty when none.

@@ -58,11 +58,6 @@ struct Launch final : func::IExecListener {
   PhasePool* pool = nullptr;
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> step_log;  // per SM
 
-  // Adds every executor's counters to the launch totals (`shared`).
-  void fold() {
-    for (auto& ex : executors) ex->fold();
-  }
-
   // Starts pending CTAs on SMs with room, in launch order, where the dispatcher says.
   void dispatch();
   // Routes a barrier release to the SM holding the CTA (IExecListener).

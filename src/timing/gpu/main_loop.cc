@@ -63,6 +63,11 @@ class ProgressLine {
   std::chrono::steady_clock::time_point last_ = start_;
 };
 
+// Fewer awake SMs than this tick on the calling thread: handing a phase to the workers costs
+// about a microsecond, more than a few SMs' ticks. (Which thread ticks an SM never changes a
+// result, so this is a speed choice only.)
+constexpr std::size_t kMinParallelSms = 8;
+
 // Per-SM results of one SM phase, a cache line each (workers write them).
 struct alignas(64) SmSlot {
   Cycle wake = 0;       // the SM sleeps until this cycle (or a wake-up)
@@ -105,18 +110,17 @@ bool sm_phase(Launch& l, Cycle now, std::vector<SmSlot>& slot, std::vector<std::
     }
     return progressed;
   }
-  const std::function<void(std::size_t)> job = [&](std::size_t k) {
-    const std::size_t i = awake[k];
+  auto guarded = [&](std::size_t i) {
     try {
       tick(i);
     } catch (...) {
       slot[i].error = std::current_exception();
     }
   };
-  if (l.pool)
-    l.pool->run(awake.size(), job);
+  if (l.pool && awake.size() >= kMinParallelSms)
+    l.pool->run(awake.size(), [&](std::size_t k) { guarded(awake[k]); });
   else
-    for (std::size_t k = 0; k < awake.size(); ++k) job(k);
+    for (std::size_t i : awake) guarded(i);
   // A serial order would have stopped at the first SM that faulted.
   for (std::size_t i : awake)
     if (slot[i].error) std::rethrow_exception(slot[i].error);
@@ -126,11 +130,12 @@ bool sm_phase(Launch& l, Cycle now, std::vector<SmSlot>& slot, std::vector<std::
     SIMTSYNC_CHECK(log.size() <= std::max(1u, l.p.sm.num_schedulers));
     for (const auto& [s, p] : log) l.dog.replay(steps + s, progress + p);
     log.clear();
-    steps += l.executors[i]->local_steps();
-    progress += l.executors[i]->local_progress();
+    func::Executor& ex = *l.executors[i];
+    steps += ex.local_steps();
+    progress += ex.local_progress();
+    ex.fold();  // only SMs that ticked have counts since the last fold
     progressed |= slot[i].progressed;
   }
-  l.fold();
   return progressed;
 }
 
@@ -153,7 +158,6 @@ func::LaunchResult run_main_loop(Launch& l) {
     memory.tick(now);
     for (auto& s : l.sms)
       while (memory.pop_response(s->id(), now, resp)) s->memory_response(resp, now);
-    l.fold();  // the memory side performs with the executor of each request's SM
     const bool progressed = sm_phase(l, now, slot, awake);
     memory.commit();
     bool freed = false;

@@ -89,14 +89,20 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   if (p_.hierarchy) {
     l.hier = std::make_unique<mem::MemoryHierarchy>(
         p_.hier, [&l, perform_of](const mem::MemRequest& r, std::uint64_t lanes, bool first) {
-          return r.access ? perform_of(r).perform(l.warp_of(r), *r.access, lanes, first)
-                          : std::uint64_t{0};
+          if (!r.access) return std::uint64_t{0};
+          func::Executor& ex = perform_of(r);
+          const std::uint64_t ok = ex.perform(l.warp_of(r), *r.access, lanes, first);
+          ex.fold();  // serial: the launch totals are exact before the next SM phase
+          return ok;
         });
     l.memory = l.hier.get();
   } else {
     l.simple = std::make_unique<mem::SimpleMemory>(
         p_.mem, static_cast<int>(p_.num_sms), [&l, perform_of](const mem::MemRequest& r) {
-          if (r.access) perform_of(r).perform(l.warp_of(r), *r.access);
+          if (!r.access) return;
+          func::Executor& ex = perform_of(r);
+          ex.perform(l.warp_of(r), *r.access);
+          ex.fold();  // serial: the launch totals are exact before the next SM phase
         });
     l.memory = l.simple.get();
   }
