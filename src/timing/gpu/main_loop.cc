@@ -117,10 +117,18 @@ bool sm_phase(Launch& l, Cycle now, std::vector<SmSlot>& slot, std::vector<std::
       slot[i].error = std::current_exception();
     }
   };
-  if (l.pool && awake.size() >= kMinParallelSms)
-    l.pool->run(awake.size(), [&](std::size_t k) { guarded(awake[k]); });
-  else
+  if (l.pool && awake.size() >= kMinParallelSms) {
+    // Each thread ticks the awake SMs of its own block of SM indices, the same block every
+    // cycle, so an SM's state stays in one core's caches.
+    const std::size_t parts = l.pool->threads(), n = l.sms.size();
+    l.pool->run_parts([&](unsigned part) {
+      const std::size_t lo = part * n / parts, hi = (part + 1) * n / parts;
+      for (std::size_t i : awake)
+        if (i >= lo && i < hi) guarded(i);
+    });
+  } else {
     for (std::size_t i : awake) guarded(i);
+  }
   // A serial order would have stopped at the first SM that faulted.
   for (std::size_t i : awake)
     if (slot[i].error) std::rethrow_exception(slot[i].error);

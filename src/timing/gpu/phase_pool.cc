@@ -20,7 +20,7 @@ constexpr int kSpins = 4000;
 }  // namespace
 
 PhasePool::PhasePool(unsigned threads) {
-  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { work(i); });
 }
 
 PhasePool::~PhasePool() {
@@ -31,7 +31,11 @@ PhasePool::~PhasePool() {
   for (auto& t : workers_) t.join();
 }
 
-void PhasePool::drain() {
+void PhasePool::drain(unsigned part) {
+  if (parts_) {
+    (*parts_)(part);
+    return;
+  }
   for (;;) {
     const std::size_t k = next_.fetch_add(1, std::memory_order_relaxed);
     if (k >= n_) return;
@@ -39,20 +43,21 @@ void PhasePool::drain() {
   }
 }
 
-void PhasePool::run(std::size_t n, const std::function<void(std::size_t)>& f) {
-  if (workers_.empty() || n < 2) {
-    for (std::size_t k = 0; k < n; ++k) f(k);
-    return;
-  }
-  f_ = &f;
+void PhasePool::start(std::size_t n, const std::function<void(std::size_t)>* f,
+                      const std::function<void(unsigned)>* parts) {
+  f_ = f;
+  parts_ = parts;
   n_ = n;
   next_.store(0, std::memory_order_relaxed);
   busy_.store(static_cast<unsigned>(workers_.size()), std::memory_order_relaxed);
-  generation_.fetch_add(1, std::memory_order_release);  // publishes f_, n_, next_
+  generation_.fetch_add(1, std::memory_order_release);  // publishes f_, parts_, n_, next_
   generation_.notify_all();
-  drain();
-  // Every worker leaves drain() before the next phase may reset next_.
-  // (Yielding after a while: with more threads than cores a worker may need this core.)
+  drain(0);
+}
+
+void PhasePool::finish() {
+  // Every worker leaves drain() before the next phase may reset next_. (Yielding after a
+  // while: with more threads than cores a worker may need this core.)
   for (int i = 0; busy_.load(std::memory_order_acquire) != 0; ++i) {
     if (i < kSpins)
       cpu_relax();
@@ -61,7 +66,25 @@ void PhasePool::run(std::size_t n, const std::function<void(std::size_t)>& f) {
   }
 }
 
-void PhasePool::work() {
+void PhasePool::run(std::size_t n, const std::function<void(std::size_t)>& f) {
+  if (workers_.empty() || n < 2) {
+    for (std::size_t k = 0; k < n; ++k) f(k);
+    return;
+  }
+  start(n, &f, nullptr);
+  finish();
+}
+
+void PhasePool::run_parts(const std::function<void(unsigned)>& f) {
+  if (workers_.empty()) {
+    f(0);
+    return;
+  }
+  start(0, nullptr, &f);
+  finish();
+}
+
+void PhasePool::work(unsigned part) {
   // The generation when the pool was built (not loaded here: a phase may have started before
   // this thread runs).
   int seen = 0;
@@ -75,7 +98,7 @@ void PhasePool::work() {
     }
     seen = g;
     if (quit_) return;
-    drain();
+    drain(part);
     busy_.fetch_sub(1, std::memory_order_acq_rel);
   }
 }

@@ -25,10 +25,17 @@ class PhasePool {
   // Calls f(k) once for every k in [0, n), spread over the workers and the caller. f must not
   // throw (the SM phase catches per SM).
   void run(std::size_t n, const std::function<void(std::size_t)>& f);
+  // Calls f(part) once for every part in [0, threads()): part 0 on the caller, part w on worker
+  // w, the same thread for the same part every time (an SM ticked by one thread stays in that
+  // core's caches).
+  void run_parts(const std::function<void(unsigned)>& f);
 
  private:
-  void work();
-  void drain();
+  void work(unsigned part);
+  void drain(unsigned part);
+  void start(std::size_t n, const std::function<void(std::size_t)>* f,
+             const std::function<void(unsigned)>* parts);
+  void finish();
 
   std::vector<std::thread> workers_;
   std::atomic<int> generation_{0};  // bumped to start a phase (an int: waits are futexes)
@@ -36,6 +43,7 @@ class PhasePool {
   std::atomic<std::size_t> next_{0};
   std::size_t n_ = 0;
   const std::function<void(std::size_t)>* f_ = nullptr;
+  const std::function<void(unsigned)>* parts_ = nullptr;  // run_parts: instead of f_
   bool quit_ = false;
 };
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <thread>
 #include <vector>
 
 namespace simtsync::gpu {
@@ -34,6 +35,25 @@ TEST(PhasePool, APhaseRightAfterConstructionIsNotMissed) {
     std::atomic<int> sum{0};
     pool.run(64, [&](std::size_t k) { sum += static_cast<int>(k); });
     ASSERT_EQ(sum.load(), 64 * 63 / 2);
+  }
+}
+
+TEST(PhasePool, EveryPartRunsOncePerPhaseOnItsOwnThread) {
+  for (unsigned threads : {1u, 2u, 4u}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    PhasePool pool(threads);
+    std::vector<std::thread::id> owner(threads);
+    std::vector<std::atomic<int>> hits(threads);
+    for (int round = 0; round < 500; ++round) {
+      for (auto& h : hits) h.store(0);
+      pool.run_parts([&](unsigned part) {
+        hits[part].fetch_add(1);
+        if (round == 0) owner[part] = std::this_thread::get_id();
+        EXPECT_EQ(owner[part], std::this_thread::get_id()) << "part " << part;
+      });
+      for (unsigned p = 0; p < threads; ++p) ASSERT_EQ(hits[p].load(), 1) << "part " << p;
+    }
+    EXPECT_EQ(owner[0], std::this_thread::get_id());  // part 0 is the caller's
   }
 }
 
