@@ -25,22 +25,23 @@ Addr GlobalMemory::allocate(std::uint64_t size, std::string what) {
   return a;
 }
 
-bool GlobalMemory::valid_slow(Addr addr, unsigned size) const {
+bool GlobalMemory::range_of(Addr addr, unsigned size, CachedRange& out) const {
   auto it = ranges_.upper_bound(addr);
   if (it == ranges_.begin()) return false;
   --it;
   if (addr + size > it->second.end) return false;
-  range_cache_[range_next_ % 4] = {it->first, it->second.end};
+  out = {it->first, it->second.end};
+  return true;
+}
+
+bool GlobalMemory::valid_slow(Addr addr, unsigned size) const {
+  if (!range_of(addr, size, range_cache_[range_next_ % 4])) return false;
   ++range_next_;
   return true;
 }
 
 bool GlobalMemory::Reader::valid_slow(Addr addr, unsigned size) {
-  auto it = m_.ranges_.upper_bound(addr);
-  if (it == m_.ranges_.begin()) return false;
-  --it;
-  if (addr + size > it->second.end) return false;
-  ranges_[next_ % 4] = {it->first, it->second.end};
+  if (!m_.range_of(addr, size, ranges_[next_ % 4])) return false;
   ++next_;
   return true;
 }

@@ -23,6 +23,11 @@ class GlobalMemory {
     Addr lo = 1, hi = 0;
   };
   static constexpr unsigned kTlbSize = 64;
+  static bool cached(const CachedRange (&c)[4], Addr addr, unsigned size) {
+    for (const auto& r : c)
+      if (addr >= r.lo && addr + size <= r.hi) return true;
+    return false;
+  }
 
  public:
   static constexpr unsigned kPageBits = 12;
@@ -37,9 +42,7 @@ class GlobalMemory {
   Addr allocate(std::uint64_t size, std::string what);
   // True when [addr, addr+size) lies inside one mapped range.
   bool valid(Addr addr, unsigned size) const {
-    for (const auto& r : range_cache_)
-      if (addr >= r.lo && addr + size <= r.hi) return true;
-    return valid_slow(addr, size);
+    return cached(range_cache_, addr, size) || valid_slow(addr, size);
   }
   // Name of the mapped range nearest to addr (for fault messages).
   std::string describe(Addr addr) const;
@@ -71,9 +74,7 @@ class GlobalMemory {
    public:
     explicit Reader(const GlobalMemory& m) : m_(m) {}
     bool valid(Addr addr, unsigned size) {
-      for (const auto& r : ranges_)
-        if (addr >= r.lo && addr + size <= r.hi) return true;
-      return valid_slow(addr, size);
+      return cached(ranges_, addr, size) || valid_slow(addr, size);
     }
     void read_small(Addr addr, void* dst, unsigned n) {
       if ((addr & (kPageSize - 1)) + n <= kPageSize) {
@@ -126,6 +127,8 @@ class GlobalMemory {
     std::string what;
   };
   bool valid_slow(Addr addr, unsigned size) const;
+  // The mapped range holding [addr, addr+size) into `out`; false when there is none.
+  bool range_of(Addr addr, unsigned size, CachedRange& out) const;
   std::uint8_t* page_ptr(Addr a) {
     const Addr p = a >> kPageBits;
     TlbEntry& e = tlb_[p & (kTlbSize - 1)];

@@ -42,9 +42,7 @@ bool Watchdog::after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>
     return true;
   }
   if (ex.progress() != last_progress_) {
-    last_progress_ = ex.progress();
-    last_progress_step_ = ex.steps();
-    last_progress_time_ = now_;
+    note_progress(ex.steps(), ex.progress());
     if (quiet_) {
       quiet_ = false;
       ++epoch_;
@@ -95,16 +93,10 @@ bool Watchdog::needs_serial(std::uint64_t steps_now, std::uint64_t ahead) const 
          (opts_.quiet_cycles > 0 && now_ - last_progress_time_ >= opts_.quiet_cycles);
 }
 
-void Watchdog::replay_checked(std::uint64_t steps, std::uint64_t progress) {
-  // after_step up to its quiet checks, which needs_serial() ruled out.
+void Watchdog::check_replay(std::uint64_t steps, std::uint64_t progress) const {
+  // The step limit and the start of a quiet epoch, which needs_serial() ruled out.
   SIMTSYNC_CHECK(!quiet_ && !(opts_.max_steps && steps >= opts_.max_steps));
-  if (progress != last_progress_) {
-    last_progress_ = progress;
-    last_progress_step_ = steps;
-    last_progress_time_ = now_;
-    return;
-  }
-  SIMTSYNC_CHECK(steps - last_progress_step_ < opts_.quiet_steps);
+  SIMTSYNC_CHECK(progress == last_progress_ && steps - last_progress_step_ < opts_.quiet_steps);
 }
 
 void Watchdog::all_blocked(Executor& ex, std::vector<Warp>& warps) {
@@ -335,9 +327,9 @@ void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::s
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
       const DecodedFunction* fn = nullptr;
       const ExecInst* in = it->pc == kExitPc ? nullptr : prog.at(it->pc, &fn);
-      std::string where = in ? fmt::format("{}+{:#x} ({})", fn->name, it->pc - fn->base_pc,
-                                           prog.source_of(*in))
-                             : std::string("function exit");
+      std::string where =
+          in ? fmt::format("{}+{:#x} ({})", fn->name, it->pc - fn->base_pc, prog.source_of(*in))
+             : std::string("function exit");
       std::string rpc = it->rpc == kExitPc       ? "exit"
                         : it->rpc >= kExitPc - 1 ? "-"
                                                  : fmt::format("{:#x}", it->rpc);

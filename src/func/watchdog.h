@@ -43,13 +43,10 @@ class Watchdog {
   // A step of a phase for which needs_serial() was false, replayed in serial order with the
   // launch's step count and progress as they were after it.
   void replay(std::uint64_t steps, std::uint64_t progress) {
-    if (progress != last_progress_ && !quiet_ && !(opts_.max_steps && steps >= opts_.max_steps)) {
-      last_progress_ = progress;
-      last_progress_step_ = steps;
-      last_progress_time_ = now_;
-    } else {
-      replay_checked(steps, progress);
-    }
+    if (progress != last_progress_ && !quiet_ && !(opts_.max_steps && steps >= opts_.max_steps))
+      note_progress(steps, progress);
+    else
+      check_replay(steps, progress);
   }
   // Called when no warp could run at all.
   void all_blocked(Executor& ex, std::vector<Warp>& warps);
@@ -70,7 +67,14 @@ class Watchdog {
   std::uint64_t hash_state(const Executor& ex, Warp& w) const;
 
  private:
-  void replay_checked(std::uint64_t steps, std::uint64_t progress);
+  // The machine made visible progress at this step.
+  void note_progress(std::uint64_t steps, std::uint64_t progress) {
+    last_progress_ = progress;
+    last_progress_step_ = steps;
+    last_progress_time_ = now_;
+  }
+  // A replayed step without progress: after_step would have done nothing (CHECKs it).
+  void check_replay(std::uint64_t steps, std::uint64_t progress) const;
   // `proven`: the report says the kernel cannot finish (else that the watchdog stopped it).
   void build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why, bool proven);
   // Report lines on the lock bits waiting threads want (seed 001 sec. 4.4); empty when none.

@@ -31,57 +31,24 @@ PhasePool::~PhasePool() {
   for (auto& t : workers_) t.join();
 }
 
-void PhasePool::drain(unsigned part) {
-  if (parts_) {
-    (*parts_)(part);
+void PhasePool::run_parts(const std::function<void(unsigned)>& f) {
+  if (workers_.empty()) {
+    f(0);
     return;
   }
-  for (;;) {
-    const std::size_t k = next_.fetch_add(1, std::memory_order_relaxed);
-    if (k >= n_) return;
-    (*f_)(k);
-  }
-}
-
-void PhasePool::start(std::size_t n, const std::function<void(std::size_t)>* f,
-                      const std::function<void(unsigned)>* parts) {
-  f_ = f;
-  parts_ = parts;
-  n_ = n;
-  next_.store(0, std::memory_order_relaxed);
+  f_ = &f;
   busy_.store(static_cast<unsigned>(workers_.size()), std::memory_order_relaxed);
-  generation_.fetch_add(1, std::memory_order_release);  // publishes f_, parts_, n_, next_
+  generation_.fetch_add(1, std::memory_order_release);  // publishes f_
   generation_.notify_all();
-  drain(0);
-}
-
-void PhasePool::finish() {
-  // Every worker leaves drain() before the next phase may reset next_. (Yielding after a
-  // while: with more threads than cores a worker may need this core.)
+  f(0);
+  // Every worker is done before the next phase may replace f_. (Yielding after a while: with
+  // more threads than cores a worker may need this core.)
   for (int i = 0; busy_.load(std::memory_order_acquire) != 0; ++i) {
     if (i < kSpins)
       cpu_relax();
     else
       std::this_thread::yield();
   }
-}
-
-void PhasePool::run(std::size_t n, const std::function<void(std::size_t)>& f) {
-  if (workers_.empty() || n < 2) {
-    for (std::size_t k = 0; k < n; ++k) f(k);
-    return;
-  }
-  start(n, &f, nullptr);
-  finish();
-}
-
-void PhasePool::run_parts(const std::function<void(unsigned)>& f) {
-  if (workers_.empty()) {
-    f(0);
-    return;
-  }
-  start(0, nullptr, &f);
-  finish();
 }
 
 void PhasePool::work(unsigned part) {
@@ -98,7 +65,7 @@ void PhasePool::work(unsigned part) {
     }
     seen = g;
     if (quit_) return;
-    drain(part);
+    (*f_)(part);
     busy_.fetch_sub(1, std::memory_order_acq_rel);
   }
 }
