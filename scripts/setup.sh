@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libcli11-dev libfmt-dev
       nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev python3 python3-yaml
-      python3-matplotlib python3-numpy)
+      python3-matplotlib python3-numpy libzstd-dev)
 # Extra packages a caller needs (scripts/sanitize.sh: clang and its sanitizer/libFuzzer runtimes).
 pkgs+=("$@")
 missing=()

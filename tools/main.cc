@@ -1,4 +1,4 @@
-// The simtsync command: list, run, bench, analyze, transform, sweep, report.
+// The simtsync command: list, run, exec, bench, analyze, transform, sweep, report.
 #include <fmt/format.h>
 #include <sys/resource.h>
 
@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "cmd_analyze.h"
+#include "cmd_exec.h"
 #include "cmd_experiments.h"
 #include "cmd_transform.h"
 #include "output_file.h"
@@ -222,6 +223,18 @@ int real_main(int argc, char** argv) {
   run->add_flag("--dump-config", dump_config,
                 "print the resolved configuration and workload parameters, do not run");
 
+  auto* exec = app.add_subcommand(
+      "exec", "run an unmodified CUDA program (nvcc -cudart shared) on the simulator");
+  ExecOptions eo;
+  exec->add_option("--config", eo.config, "GPU config: a shipped name or a YAML file");
+  exec->add_option("--mode", eo.mode, "simulation mode: timing (default) or functional");
+  exec->add_option("--set", eo.sets, "override a config key (KEY=VALUE), as for run");
+  exec->add_option("--threads", eo.threads, "host threads for the SM phase")
+      ->check(CLI::Range(1u, 256u));
+  exec->add_option("--json", eo.json_path, "write the statistics as JSON to this file");
+  exec->add_flag("--quiet", eo.quiet, "no line per kernel launch on stderr");
+  exec->add_option("command", eo.command, "-- PROGRAM ARGS...")->required();
+
   auto* bench = app.add_subcommand("bench", "measure simulation speed on fixed cases");
   bool bench_json = false, bench_quick = false;
   bench->add_flag("--json", bench_json, "print a JSON list of records");
@@ -274,6 +287,7 @@ int real_main(int argc, char** argv) {
       ro.sets = parse_sets(sets);
       rc = cmd_run(ro, json_path, csv_path, dump_config);
     }
+    if (*exec) rc = cmd_exec(eo);
     if (*bench) rc = cmd_bench(bench_json, bench_quick, parse_sets(bench_sets), bench_threads);
     if (*analyze) rc = cmd_analyze(ao);
     if (*transform) rc = cmd_transform(to);

@@ -27,6 +27,12 @@ class KernelArgs {
     values_.push_back(std::move(b));
     return *this;
   }
+  // One parameter of `n` raw bytes (the CUDA runtime's void** argument form).
+  KernelArgs& add_bytes(const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::uint8_t*>(p);
+    values_.emplace_back(b, b + n);
+    return *this;
+  }
   const std::vector<std::vector<std::uint8_t>>& values() const { return values_; }
 
  private:
@@ -88,6 +94,7 @@ class Device {
   // Runs launches on `b` (not owned; nullptr: the functional runner).
   void set_backend(ILaunchBackend* b) { backend_ = b; }
   GlobalMemory& memory() { return mem_; }
+  const GlobalMemory& memory() const { return mem_; }
   const DeviceOptions& options() const { return opts_; }
   // Statistics summed over every launch so far.
   const ExecStats& totals() const { return totals_; }

@@ -148,6 +148,11 @@ class Program {
   // "file.cu:LINE" for an instruction, or "PTXFILE:LINE" without .loc.
   std::string source_of(const ExecInst& in) const;
   std::uint32_t shared_offset(const std::string& var) const;
+  // Global address of a module .global/.const variable (0 when the module has none by that name).
+  Addr global_address(const std::string& var) const {
+    auto it = global_addr_.find(var);
+    return it == global_addr_.end() ? 0 : it->second;
+  }
 
  private:
   void layout_shared();

@@ -47,7 +47,9 @@ class Simulator {
   const func::DeviceOptions& device_options() const { return dopts_; }
   // The device kernels run on (its launches go to the timing GPU in timing mode).
   func::Device& device() { return *device_; }
+  const func::Device& device() const { return *device_; }
   gpu::TimingGpu* timing() { return timing_.get(); }
+  bool has_timing() const { return timing_ != nullptr; }
   // Applied to every module before it is loaded (empty: none).
   const ModuleHook& module_hook() const { return hook_; }
 

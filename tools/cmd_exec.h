@@ -1,0 +1,30 @@
+// `simtsync exec`: runs an unmodified CUDA program (built with nvcc -cudart shared) on the
+// simulator by putting libsimtsync_cudart.so, under the name libcudart.so.13, first on the
+// loader path (docs/cuda-runtime.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace simtsync::tools {
+
+struct ExecOptions {
+  std::string config;  // empty: SIMTSYNC_CONFIG / simtsync.yaml / gtx480
+  std::string mode;
+  std::vector<std::string> sets;  // KEY=VALUE
+  unsigned threads = 0;           // 0: not given
+  std::string json_path;
+  bool quiet = false;
+  std::vector<std::string> command;  // PROGRAM ARGS...
+};
+
+// Exit code: the program's own, unless the simulator stopped a kernel (3: watchdog, 4:
+// unsupported instruction, 5: kernel fault), which wins; 2 when the program cannot be started
+// or the library is missing; 128+N when the program died of signal N.
+int cmd_exec(const ExecOptions& o);
+
+// The folder holding libcudart.so.13 (the simulator's runtime): SIMTSYNC_CUDART_DIR, else
+// ../lib beside this executable, else the build tree's. Empty when none has it.
+std::string cudart_dir();
+
+}  // namespace simtsync::tools
