@@ -301,7 +301,11 @@ void Runtime::launch(const void* host_fn, const LaunchConfig& c, void** args) {
     switch (e.code()) {
       case ExitCode::kKernelFault:
         exit_code_ = 5;
-        sticky_ = Failure{Err::kIllegalAddress, msg};
+        sticky_ =
+            Failure{msg.find("device-side assertion") != std::string::npos ? Err::kAssert
+                    : msg.find("trap instruction") != std::string::npos    ? Err::kLaunchFailure
+                                                                           : Err::kIllegalAddress,
+                    msg};
         break;
       case ExitCode::kDeadlock:
         exit_code_ = 3;
@@ -318,6 +322,11 @@ void Runtime::launch(const void* host_fn, const LaunchConfig& c, void** args) {
     throw *sticky_;
   }
   sync_device_to_host();
+  if (!r.printf_output.empty()) {  // the device's printf buffer, flushed when the kernel ends
+    std::fflush(stdout);
+    std::fwrite(r.printf_output.data(), 1, r.printf_output.size(), stdout);
+    std::fflush(stdout);
+  }
   rec.cycles = r.cycles;
   rec.warp_instructions = r.stats.warp_instructions;
   rec.seconds = r.seconds;

@@ -55,6 +55,8 @@ struct LaunchResult {
   ExecStats stats;
   double seconds = 0;        // host time spent simulating the kernel
   std::uint64_t cycles = 0;  // simulated core cycles (0 in the functional mode)
+  // Device printf output, in execution order (cycle, then warp, then lane).
+  std::string printf_output;
 };
 
 class ILaunchBackend;

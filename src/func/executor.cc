@@ -265,6 +265,12 @@ StepResult Executor::execute(Warp& w, MemAccess* defer, StepInfo* info) {
       return StepResult::kExecuted;
     }
     case Opcode::kCall:
+      if (in.host_call != HostCall::kNone) {  // guarded calls are fine: only m's lanes call
+        ++stats_.calls;
+        exec_host_call(w, in, m);
+        w.simt->advance(next);
+        return StepResult::kExecuted;
+      }
       if (m != active) fault(w, first_lane(active & ~m), in, "predicated call is not supported");
       ++stats_.calls;
       exec_call(w, in, m);

@@ -152,6 +152,16 @@ class Executor {
   void set_listener(IExecListener* l) { listener_ = l; }
 
   ExecStats& stats() { return stats_; }
+  // Device printf output of this executor's threads, keyed for a deterministic merge.
+  struct PrintfRecord {
+    std::uint64_t when;  // core cycle (timing) or launch step count (functional)
+    int warp;
+    unsigned lane;
+    std::string text;
+  };
+  const std::vector<PrintfRecord>& printf_records() const { return printf_; }
+  // The printf output of several executors, ordered by time, warp, then lane.
+  static std::string merged_printf(const std::vector<const Executor*>& executors);
   // Bumped whenever the machine makes visible progress: memory changes value, a warp
   // finishes, a barrier releases. The watchdog watches it. Launch totals: the folded ones plus
   // this executor's since the last fold (exact whenever the others have folded theirs).
@@ -202,6 +212,9 @@ class Executor {
   // arrived at barrier `id` of its CTA.
   void arrive_at_barrier(Warp& w, unsigned id, StepInfo* info);
   void exec_call(Warp& w, const ExecInst& in, LaneMask m);
+  // vprintf and __assertfail (HostCall).
+  void exec_host_call(Warp& w, const ExecInst& in, LaneMask m);
+  std::string device_string(Warp& w, unsigned lane, const ExecInst& in, Addr generic);
   void exec_ret(Warp& w, LaneMask m);
   void finish_lanes(Warp& w, LaneMask m);
   void release_barriers(Cta& c);
@@ -228,6 +241,7 @@ class Executor {
   std::vector<Warp>& warps_;
   std::vector<Cta>& ctas_;
   ExecStats stats_;
+  std::vector<PrintfRecord> printf_;
   ExecShared own_shared_;
   ExecShared* shared_;
   std::uint64_t steps_ = 0;     // since the last fold

@@ -64,6 +64,7 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
         result.watchdog_reason = dog.reason();
         result.watchdog_report = dog.report();
         result.stats = ex.stats();
+        result.printf_output = Executor::merged_printf({&ex});
         return result;
       }
     }
@@ -72,11 +73,13 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
       result.watchdog_reason = dog.reason();
       result.watchdog_report = dog.report();
       result.stats = ex.stats();
+      result.printf_output = Executor::merged_printf({&ex});
       return result;
     }
   }
   result.completed = true;
   result.stats = ex.stats();
+  result.printf_output = Executor::merged_printf({&ex});
   return result;
 }
 

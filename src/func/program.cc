@@ -412,6 +412,16 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
           e.lock_op = x->lock_op;
           break;
         }
+        if (callee->name == "vprintf" || callee->name == "__assertfail") {
+          const ptx::Function* decl = module_.find_function(callee->name);
+          if (decl && decl->is_declaration) {
+            const bool pf = callee->name == "vprintf";
+            if (e.call_args.size() != (pf ? 2u : 5u))
+              throw fail(in, fmt::format("{} takes {} arguments", callee->name, pf ? 2 : 5));
+            e.host_call = pf ? HostCall::kPrintf : HostCall::kAssertFail;
+            break;
+          }
+        }
         SymbolRef r = resolve(callee->name, static_cast<int>(i));
         if (r.kind != SymbolRef::Kind::kFunction)
           throw fail(in, fmt::format("call to '{}', which has no body in this module",

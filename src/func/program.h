@@ -45,6 +45,11 @@ inline constexpr std::uint32_t kNoReg = ~std::uint32_t{0};
 // The intrinsics of workloads/include/simtsync.cuh: shared-memory lock bits (seed 001: LDSLK,
 // STSUL) and lock instructions on global lock words (seed 004 ch. 4: lock, unlock).
 enum class IntrinsicOp : std::uint8_t { kNone, kLoadLock, kStoreUnlock, kLock, kUnlock };
+
+// Calls to functions the CUDA toolchain declares .extern and its runtime implements: device
+// printf (vprintf(format, argument buffer)) and assert (__assertfail(message, file, line,
+// function, char size)). The executor performs them itself (Executor::exec_host_call).
+enum class HostCall : std::uint8_t { kNone, kPrintf, kAssertFail };
 inline bool is_lock_bit(IntrinsicOp op) {
   return op == IntrinsicOp::kLoadLock || op == IntrinsicOp::kStoreUnlock;
 }
@@ -106,6 +111,7 @@ struct ExecInst {
   // atom.global.cas.b32 (-1 -> the thread's id) or atom.global.exch.b32 (-1), and its outcome
   // goes to the reconvergence unit (lock_stack); it has only the fused form.
   IntrinsicOp lock_op = IntrinsicOp::kNone;
+  HostCall host_call = HostCall::kNone;  // call: performed by the executor (callee -1)
   std::uint8_t span = 1;         // PTX instructions this operation stands for
   std::vector<ExecInst> folded;  // fused LDSLK: ALU steps performed with it
   Pc fallthrough() const { return pc + kInstSize * span; }

@@ -153,6 +153,11 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   }
   func::LaunchResult result = run_main_loop(l);
   for (auto& ex : l.executors) ex->set_clock(nullptr);
+  {
+    std::vector<const func::Executor*> exs;
+    for (const auto& ex : l.executors) exs.push_back(ex.get());
+    result.printf_output = func::Executor::merged_printf(exs);
+  }
   collect(l, result);
   return result;
 }

@@ -180,7 +180,9 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   // the releasing store would (the critical section's writes are visible to the next holder).
   // Neither waits for a lock instruction whose lanes wait in a lock queue (they wait for a
   // lock, perhaps this warp's own, not for memory).
-  const bool release = uc == ptx::UnitClass::kFence || in.lock_op == func::IntrinsicOp::kUnlock;
+  // A printf or assert call reads what the warp stored (its argument buffer): it waits too.
+  const bool release = uc == ptx::UnitClass::kFence || in.lock_op == func::IntrinsicOp::kUnlock ||
+                       in.host_call != func::HostCall::kNone;
   if (release && (ws.pending_stores > 0 || ws.pending_loads > ws.pending_locks)) {
     blocked_ |= std::uint64_t{1} << slot;
     return StallKind::kData;

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Runs one CUDA program under `simtsync exec` and checks what it did.
+
+    run_program.py SIMTSYNC PROGRAM [--rc N] [--stdout-has TEXT]... [--stderr-has TEXT]...
+                   [--stdout-is FILE_OR_TEXT] [--json-check KEY=VALUE]... [-- EXEC_OPTIONS...]
+
+EXEC_OPTIONS go to `simtsync exec` (--set, --config, --mode, --threads). Exit 0 when every
+check holds; otherwise prints what differed and exits 1.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("simtsync")
+    ap.add_argument("program")
+    ap.add_argument("--rc", type=int, default=0)
+    ap.add_argument("--stdout-has", action="append", default=[])
+    ap.add_argument("--stderr-has", action="append", default=[])
+    ap.add_argument("--stdout-is", default=None, help="exact expected stdout (\\n for newlines)")
+    ap.add_argument("--json-check", action="append", default=[],
+                    help="KEY=VALUE on the statistics JSON (KEY: a.b.c, len(a) for a list)")
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    a = ap.parse_args(argv[:cut])
+    opts = argv[cut + 1:]
+    with tempfile.TemporaryDirectory() as tmp:
+        js = os.path.join(tmp, "stats.json")
+        cmd = [a.simtsync, "exec", "--quiet", "--json", js, *opts, "--", a.program]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp)
+        errors = []
+        if p.returncode != a.rc:
+            errors.append(f"exit code {p.returncode}, expected {a.rc}")
+        for t in a.stdout_has:
+            if t not in p.stdout:
+                errors.append(f"stdout lacks {t!r}")
+        for t in a.stderr_has:
+            if t not in p.stderr:
+                errors.append(f"stderr lacks {t!r}")
+        if a.stdout_is is not None:
+            want = a.stdout_is.replace("\\n", "\n")
+            if p.stdout != want:
+                errors.append(f"stdout is {p.stdout!r}, expected {want!r}")
+        if a.json_check:
+            try:
+                with open(js) as f:
+                    stats = json.load(f)
+            except (OSError, ValueError) as e:
+                errors.append(f"no statistics JSON: {e}")
+                stats = None
+            for chk in a.json_check if stats is not None else []:
+                key, want = chk.split("=", 1)
+                length = key.startswith("len(")
+                node = stats
+                for part in (key[4:-1] if length else key).split("."):
+                    node = node.get(part) if isinstance(node, dict) else None
+                got = len(node) if length and node is not None else node
+                if str(got) != want:
+                    errors.append(f"statistics {key} = {got!r}, expected {want}")
+    if errors:
+        print("command:", " ".join(cmd))
+        print("stdout:\n" + p.stdout)
+        print("stderr:\n" + p.stderr[-4000:])
+        for e in errors:
+            print("FAIL:", e)
+        return 1
+    print(f"ok: {' '.join(cmd[2:])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
