@@ -112,6 +112,9 @@ int cmd_run(const RunOptions& o, const std::string& json_path, const std::string
   if (o.mode == "functional")
     fmt::print("  {:<22} {:>16}  {}\n", "energy", "not estimated",
                "the functional mode has no timing events (use --mode timing)");
+  if (!r.native_device.empty())
+    fmt::print("  {:<22} {:>16.3f}  {}\n", "native_kernel_ms", r.native_ms,
+               fmt::format("kernel time on {} (driver events)", r.native_device));
   fmt::print("  {:<22} {:>16.3f}  {}\n", "seconds", r.seconds, "wall time of the host driver");
   fmt::print("  {:<22} {:>16.3f}  {}\n", "sim_seconds", r.sim_seconds,
              "of which simulating kernels");
@@ -219,6 +222,9 @@ int real_main(int argc, char** argv) {
   run->add_option("--threads", ro.threads,
                   "host threads for the SM phase of the timing mode (results do not depend on it)")
       ->check(CLI::Range(1u, 256u));
+  run->add_option("--backend", ro.backend,
+                  "sim (default) or native: the kernels on this machine's NVIDIA GPU through the "
+                  "CUDA driver, same inputs and validation");
   bool dump_config = false;
   run->add_flag("--dump-config", dump_config,
                 "print the resolved configuration and workload parameters, do not run");

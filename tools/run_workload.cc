@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "native/native_device.h"
 #include "sim/simulator.h"
 #include "stats/exec_report.h"
 
@@ -66,6 +67,14 @@ RunRecord run_workload(const RunOptions& o) {
   r.params = workloads::resolve_params(*w, o.size, s.workload);
   r.warp_size = simulator.warp_size();
   func::Device& dev = simulator.device();
+  std::unique_ptr<native::NativeDevice> gpu;
+  if (o.backend == "native") {
+    gpu = std::make_unique<native::NativeDevice>();  // exit 2 with a message without a GPU
+    r.native_device = gpu->device_name();
+    dev.set_native(gpu.get());
+  } else if (o.backend != "sim") {
+    throw usage_error(fmt::format("unknown backend '{}' (expected sim or native)", o.backend));
+  }
   workloads::WorkloadContext ctx(dev, r.params);
   if (simulator.module_hook()) ctx.set_module_hook(simulator.module_hook());
   auto t0 = std::chrono::steady_clock::now();
@@ -93,7 +102,8 @@ RunRecord run_workload(const RunOptions& o) {
   r.stats = dev.totals();
   r.sim_seconds = dev.sim_seconds();
   r.cycles = dev.cycles();
-  if (simulator.timing()) {
+  r.native_ms = dev.native_ms();
+  if (simulator.timing() && !gpu) {
     r.timing = simulator.timing_json();
     r.timing_table = simulator.timing_table();
   }
@@ -117,6 +127,8 @@ nlohmann::json RunRecord::to_json(const RunOptions& o) const {
   j["seconds"] = seconds;
   j["sim_seconds"] = sim_seconds;
   j["threads"] = o.threads;
+  j["backend"] = o.backend;
+  if (o.backend == "native") j["native"] = {{"device", native_device}, {"kernel_ms", native_ms}};
   j["params"] = params;
   j["stats"] = {{"func", stats::exec_stats_json(stats, warp_size)}};
   if (!timing.is_null()) {

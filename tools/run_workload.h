@@ -18,6 +18,7 @@ struct RunOptions {
   std::string config = "gtx480";            // shipped config name or YAML file
   std::map<std::string, std::string> sets;  // --set key=value
   unsigned threads = 1;                     // host threads (--threads); no effect on results
+  std::string backend = "sim";              // sim | native (a real GPU, src/native/)
 };
 
 struct RunRecord {
@@ -36,6 +37,8 @@ struct RunRecord {
   std::string timing_table;           // its text form
   std::string config_name;
   std::string config_yaml;            // the fully resolved configuration
+  std::string native_device;          // --backend native: the GPU's name
+  double native_ms = 0;               // and its kernel time (driver events), all launches
   nlohmann::json to_json(const RunOptions& o) const;
 };
 

@@ -23,8 +23,9 @@ namespace simtsync::cudart {
 namespace {
 
 // Host-visible allocations are placed from here up (MAP_FIXED_NOREPLACE), far from the
-// simulated heap (kHeapBase), module variables and the shared/local windows.
-constexpr std::uintptr_t kHostVisibleBase = 0x0000'1000'0000'0000ULL;
+// simulated heap (kHeapBase), module variables and the shared/local windows, and above
+// AddressSanitizer's shadow memory (which ends at 0x10007fff7fff).
+constexpr std::uintptr_t kHostVisibleBase = 0x0000'2000'0000'0000ULL;
 
 Addr addr_of(const void* p) {
   return reinterpret_cast<Addr>(p);

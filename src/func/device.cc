@@ -18,12 +18,17 @@ Device::Device(DeviceOptions opts) : opts_(opts) {
 Device::~Device() = default;
 
 Addr Device::malloc(std::uint64_t bytes, const std::string& what) {
+  if (native_) return native_->malloc(bytes);
   return mem_.allocate(bytes, what);
 }
 
-void Device::free(Addr a) { mem_.unmap(a); }
+void Device::free(Addr a) {
+  if (native_) return native_->free(a);
+  mem_.unmap(a);
+}
 
 void Device::copy_to_device(Addr dst, const void* src, std::uint64_t n) {
+  if (native_) return native_->copy_to_device(dst, src, n);
   if (n && !mem_.valid(dst, static_cast<unsigned>(std::min<std::uint64_t>(n, 1u << 31))))
     throw usage_error(fmt::format("copy to device: [{:#x}, +{}) is not inside one allocation",
                                   dst, n));
@@ -31,6 +36,7 @@ void Device::copy_to_device(Addr dst, const void* src, std::uint64_t n) {
 }
 
 void Device::copy_to_host(void* dst, Addr src, std::uint64_t n) {
+  if (native_) return native_->copy_to_host(dst, src, n);
   if (n && !mem_.valid(src, static_cast<unsigned>(std::min<std::uint64_t>(n, 1u << 31))))
     throw usage_error(fmt::format("copy to host: [{:#x}, +{}) is not inside one allocation",
                                   src, n));
@@ -38,6 +44,7 @@ void Device::copy_to_host(void* dst, Addr src, std::uint64_t n) {
 }
 
 void Device::memset(Addr dst, std::uint8_t value, std::uint64_t n) {
+  if (native_) return native_->memset(dst, value, n);
   std::vector<std::uint8_t> buf(n, value);
   copy_to_device(dst, buf.data(), n);
 }
@@ -45,6 +52,7 @@ void Device::memset(Addr dst, std::uint8_t value, std::uint64_t n) {
 int Device::load_module(ptx::Module module) {
   modules_.push_back(std::make_unique<ptx::Module>(std::move(module)));
   programs_.push_back(std::make_unique<Program>(*modules_.back(), mem_));
+  if (native_) native_modules_.push_back(native_->load_module(*modules_.back()));
   return static_cast<int>(programs_.size()) - 1;
 }
 
@@ -68,7 +76,11 @@ LaunchResult Device::launch(int module, const std::string& kernel, Dim3 grid, Di
                                   grid.y, grid.z, block.x, block.y, block.z));
   const auto t0 = std::chrono::steady_clock::now();
   LaunchResult r;
-  if (backend_) {
+  if (native_) {
+    r = native_->launch(native_modules_.at(static_cast<size_t>(module)), kernel, grid, block,
+                        args.values(), dynamic_shared);
+    native_ms_ += r.native_ms;
+  } else if (backend_) {
     r = backend_->run(prog, mem_, *k, grid, block, dynamic_shared);
   } else {
     FunctionalRunner runner(prog, mem_, opts_);

@@ -57,9 +57,27 @@ struct LaunchResult {
   std::uint64_t cycles = 0;  // simulated core cycles (0 in the functional mode)
   // Device printf output, in execution order (cycle, then warp, then lane).
   std::string printf_output;
+  double native_ms = 0;  // kernel time measured on a real GPU (the native backend)
 };
 
 class ILaunchBackend;
+
+// A real GPU behind the host API (`simtsync run --backend native`, src/native/): memory,
+// modules and launches go to it instead of the simulator. Addresses are the GPU's.
+class INativeDevice {
+ public:
+  virtual ~INativeDevice() = default;
+  virtual Addr malloc(std::uint64_t bytes) = 0;
+  virtual void free(Addr a) = 0;
+  virtual void copy_to_device(Addr dst, const void* src, std::uint64_t n) = 0;
+  virtual void copy_to_host(void* dst, Addr src, std::uint64_t n) = 0;
+  virtual void memset(Addr dst, std::uint8_t value, std::uint64_t n) = 0;
+  // Loads the module's PTX; returns the backend's handle.
+  virtual int load_module(const ptx::Module& m) = 0;
+  virtual LaunchResult launch(int module, const std::string& kernel, Dim3 grid, Dim3 block,
+                              const std::vector<std::vector<std::uint8_t>>& args,
+                              std::uint32_t dynamic_shared) = 0;
+};
 
 class Device {
  public:
@@ -95,6 +113,10 @@ class Device {
 
   // Runs launches on `b` (not owned; nullptr: the functional runner).
   void set_backend(ILaunchBackend* b) { backend_ = b; }
+  // Sends memory, modules and launches to a real GPU (not owned; nullptr: the simulator).
+  void set_native(INativeDevice* n) { native_ = n; }
+  bool native() const { return native_ != nullptr; }
+  double native_ms() const { return native_ms_; }
   GlobalMemory& memory() { return mem_; }
   const GlobalMemory& memory() const { return mem_; }
   const DeviceOptions& options() const { return opts_; }
@@ -112,6 +134,9 @@ class Device {
   double sim_seconds_ = 0;
   std::uint64_t cycles_ = 0;
   ILaunchBackend* backend_ = nullptr;
+  INativeDevice* native_ = nullptr;
+  std::vector<int> native_modules_;  // module handle -> the native backend's
+  double native_ms_ = 0;
 };
 
 }  // namespace simtsync::func
