@@ -30,8 +30,9 @@ std::string load_error(const std::string& yaml, const std::vector<std::string>& 
 }
 
 TEST(ShippedConfigs, AllLoad) {
-  EXPECT_EQ(shipped_config_names(), (std::vector<std::string>{"fx5800", "gtx1080ti", "gtx480",
-                                                               "qv100", "tesla_c2050", "tiny"}));
+  EXPECT_EQ(shipped_config_names(),
+            (std::vector<std::string>{"fx5800", "gtx1080ti", "gtx480", "h100", "qv100",
+                                      "tesla_c2050", "tiny"}));
   for (const std::string& name : shipped_config_names()) {
     Config c = Config::load(gpu_schema(), name);
     EXPECT_EQ(c.name(), name);
