@@ -23,6 +23,11 @@ def main():
     ap.add_argument("--stdout-has", action="append", default=[])
     ap.add_argument("--stderr-has", action="append", default=[])
     ap.add_argument("--stdout-is", default=None, help="exact expected stdout (\\n for newlines)")
+    ap.add_argument("--yaml", default=None, help="simtsync.yaml to write in the working directory")
+    ap.add_argument("--direct", default=None, metavar="LIBDIR",
+                    help="run the program itself with LIBDIR first on LD_LIBRARY_PATH and the "
+                         "SIMTSYNC_* variables from --env, not through `simtsync exec`")
+    ap.add_argument("--env", action="append", default=[], help="KEY=VALUE for --direct")
     ap.add_argument("--json-check", action="append", default=[],
                     help="KEY=VALUE on the statistics JSON (KEY: a.b.c, len(a) for a list)")
     argv = sys.argv[1:]
@@ -31,8 +36,18 @@ def main():
     opts = argv[cut + 1:]
     with tempfile.TemporaryDirectory() as tmp:
         js = os.path.join(tmp, "stats.json")
-        cmd = [a.simtsync, "exec", "--quiet", "--json", js, *opts, "--", a.program]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp)
+        if a.yaml is not None:
+            with open(os.path.join(tmp, "simtsync.yaml"), "w") as f:
+                f.write(a.yaml.replace("\\n", "\n"))
+        env = dict(os.environ)
+        if a.direct:
+            cmd = [a.program]
+            env["LD_LIBRARY_PATH"] = a.direct
+            env["SIMTSYNC_JSON"] = js
+            env.update(kv.split("=", 1) for kv in a.env)
+        else:
+            cmd = [a.simtsync, "exec", "--quiet", "--json", js, *opts, "--", a.program]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp, env=env)
         errors = []
         if p.returncode != a.rc:
             errors.append(f"exit code {p.returncode}, expected {a.rc}")
@@ -69,7 +84,7 @@ def main():
         for e in errors:
             print("FAIL:", e)
         return 1
-    print(f"ok: {' '.join(cmd[2:])}")
+    print(f"ok: {' '.join(cmd)}")
     return 0
 
 
