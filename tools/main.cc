@@ -234,12 +234,27 @@ int real_main(int argc, char** argv) {
   ExecOptions eo;
   exec->add_option("--config", eo.config, "GPU config: a shipped name or a YAML file");
   exec->add_option("--mode", eo.mode, "simulation mode: timing (default) or functional");
-  exec->add_option("--set", eo.sets, "override a config key (KEY=VALUE), as for run");
+  // One value per --set, so that `--set K=V -- PROGRAM --its-own-options` keeps the `--`.
+  exec->add_option("--set", eo.sets, "override a config key (KEY=VALUE), as for run")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   exec->add_option("--threads", eo.threads, "host threads for the SM phase")
       ->check(CLI::Range(1u, 256u));
   exec->add_option("--json", eo.json_path, "write the statistics as JSON to this file");
   exec->add_flag("--quiet", eo.quiet, "no line per kernel launch on stderr");
-  exec->add_option("command", eo.command, "-- PROGRAM ARGS...")->required();
+  exec->add_option("command", eo.command, "-- PROGRAM ARGS...");
+  // Everything after exec's `--` is the program's, kept out of the parser (CLI11 lets a
+  // repeated option end at `--` and then parses the program's own options as ours).
+  int cli_argc = argc;
+  if (argc >= 2 && std::string(argv[1]) == "exec") {
+    for (int i = 2; i < argc; ++i) {
+      if (std::string(argv[i]) == "--") {
+        eo.command.assign(argv + i + 1, argv + argc);
+        cli_argc = i;
+        break;
+      }
+    }
+  }
 
   auto* bench = app.add_subcommand("bench", "measure simulation speed on fixed cases");
   bool bench_json = false, bench_quick = false;
@@ -280,7 +295,7 @@ int real_main(int argc, char** argv) {
   app.add_subcommand("report", "tables and plots of an experiment's results");
 
   try {
-    app.parse(argc, argv);
+    app.parse(cli_argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
