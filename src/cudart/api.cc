@@ -819,3 +819,26 @@ struct cudaChannelFormatDesc CUDARTAPI cudaCreateChannelDesc(int x, int y, int z
 }
 
 }  // extern "C"
+
+// --default-stream per-thread: nvcc's code and the headers call the _ptds/_ptsz forms. Work
+// never overlaps here, so the per-thread default stream is the default stream and each form is
+// its base function.
+#define SIMTSYNC_PER_THREAD_FORM(form, base) \
+  extern "C" decltype(base) form __attribute__((alias(#base)));
+SIMTSYNC_PER_THREAD_FORM(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags)
+SIMTSYNC_PER_THREAD_FORM(cudaEventRecord_ptsz, cudaEventRecord)
+SIMTSYNC_PER_THREAD_FORM(cudaLaunchKernel_ptsz, cudaLaunchKernel)
+SIMTSYNC_PER_THREAD_FORM(cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync)
+SIMTSYNC_PER_THREAD_FORM(cudaMemcpy2D_ptds, cudaMemcpy2D)
+SIMTSYNC_PER_THREAD_FORM(cudaMemcpyAsync_ptsz, cudaMemcpyAsync)
+SIMTSYNC_PER_THREAD_FORM(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync)
+SIMTSYNC_PER_THREAD_FORM(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol)
+SIMTSYNC_PER_THREAD_FORM(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync)
+SIMTSYNC_PER_THREAD_FORM(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol)
+SIMTSYNC_PER_THREAD_FORM(cudaMemcpy_ptds, cudaMemcpy)
+SIMTSYNC_PER_THREAD_FORM(cudaMemsetAsync_ptsz, cudaMemsetAsync)
+SIMTSYNC_PER_THREAD_FORM(cudaMemset_ptds, cudaMemset)
+SIMTSYNC_PER_THREAD_FORM(cudaStreamQuery_ptsz, cudaStreamQuery)
+SIMTSYNC_PER_THREAD_FORM(cudaStreamSynchronize_ptsz, cudaStreamSynchronize)
+SIMTSYNC_PER_THREAD_FORM(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent)
+#undef SIMTSYNC_PER_THREAD_FORM
