@@ -246,7 +246,7 @@ void** CUDARTAPI __cudaRegisterFatBinary(void* fatCubin) {
 }
 
 void CUDARTAPI __cudaRegisterFatBinaryEnd(void** fatCubinHandle) {
-  (void)fatCubinHandle;
+  guarded("__cudaRegisterFatBinaryEnd", [&](Runtime& rt) { rt.fatbin_end(fatCubinHandle); });
 }
 
 void CUDARTAPI __cudaUnregisterFatBinary(void** fatCubinHandle) {

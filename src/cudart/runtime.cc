@@ -181,15 +181,29 @@ void Runtime::register_var(void** handle, const void* host_var, const std::strin
 
 void Runtime::register_managed_var(void** handle, void** host_ptr, const std::string& name,
                                    std::size_t size) {
-  // The variable lives in the module's global memory; the program reaches it through *host_ptr,
-  // which must be host-visible: the variable's value moves to a host-visible allocation whose
-  // address the kernels see too (the PTX's own copy is then unused, its initial value copied).
-  Symbol s{reinterpret_cast<Module*>(handle), name, size, false, host_ptr};
-  symbols_[static_cast<const void*>(host_ptr)] = s;
-  *host_ptr = nullptr;
-  throw Failure{
-      Err::kNotSupported,
-      fmt::format("__managed__ variable '{}' is not supported (use cudaMallocManaged)", name)};
+  if (!host_ptr) throw Failure{Err::kInvalidValue, "__managed__ variable without a host pointer"};
+  void* p = malloc_host(size);  // host memory the simulated GPU maps too (never freed)
+  *host_ptr = p;
+  managed_vars_.push_back(
+      ManagedVar{reinterpret_cast<Module*>(handle), name, size, reinterpret_cast<Addr>(p)});
+}
+
+void Runtime::fatbin_end(void** handle) {
+  for (auto& v : managed_vars_)
+    if (v.module == reinterpret_cast<Module*>(handle)) bind_managed(v);
+}
+
+bool Runtime::bind_managed(ManagedVar& v) {
+  if (v.device) return true;
+  try {
+    const func::Program& p = load(*v.module);
+    v.device = p.global_address(v.name);
+  } catch (const Failure&) {
+    return false;  // the module does not load: a launch from it reports why
+  }
+  if (!v.device) return false;
+  sim_.device().memory().read(v.device, ptr_of(v.host), v.size);  // the initial value
+  return true;
 }
 
 void Runtime::unregister_fatbin(void** handle) {
@@ -257,11 +271,16 @@ Addr Runtime::symbol_device_address(const Symbol& s) {
 void Runtime::sync_host_to_device() {
   func::GlobalMemory& mem = sim_.device().memory();
   for (const auto& [a, r] : host_ranges_) mem.write(a, ptr_of(a), r.size);
+  // __managed__ variables: kernels use the module's variable, the host its host copy.
+  for (auto& v : managed_vars_)
+    if (bind_managed(v)) mem.write(v.device, ptr_of(v.host), v.size);
 }
 
 void Runtime::sync_device_to_host() {
   const func::GlobalMemory& mem = sim_.device().memory();
   for (const auto& [a, r] : host_ranges_) mem.read(a, ptr_of(a), r.size);
+  for (const auto& v : managed_vars_)
+    if (v.device) mem.read(v.device, ptr_of(v.host), v.size);
 }
 
 void Runtime::launch(const void* host_fn, const LaunchConfig& c, void** args) {

@@ -123,9 +123,13 @@ class Runtime {
   void register_function(void** handle, const void* host_fn, const std::string& device_name);
   void register_var(void** handle, const void* host_var, const std::string& device_name,
                     std::size_t size, bool constant);
-  // __managed__ variables: the runtime stores the variable's address in *host_ptr.
+  // __managed__ variables: the runtime stores the variable's address in *host_ptr: a
+  // host-visible copy, kept coherent with the module's variable at every launch.
   void register_managed_var(void** handle, void** host_ptr, const std::string& device_name,
                             std::size_t size);
+  // All of a fat binary's registrations are in: loads its module now when it has __managed__
+  // variables (their host copies start with the PTX's initial values).
+  void fatbin_end(void** handle);
   void unregister_fatbin(void** handle);
 
   // <<<...>>> configuration stack.
@@ -186,6 +190,13 @@ class Runtime {
     bool constant;
     void** managed_host = nullptr;  // __managed__: where the program keeps the pointer
   };
+  struct ManagedVar {
+    Module* module;
+    std::string name;
+    std::size_t size;
+    Addr host;        // the host-visible copy (*host_ptr)
+    Addr device = 0;  // the module's variable, once loaded
+  };
   struct HostRange {
     std::size_t size;
     bool pinned;  // cudaMallocHost (else managed)
@@ -203,6 +214,8 @@ class Runtime {
   const Kernel& kernel_of(const void* host_fn);
   const Symbol& symbol_of(const void* sym);
   Addr symbol_device_address(const Symbol& s);
+  // Loads a __managed__ variable's module, copying its initial value to the host copy.
+  bool bind_managed(ManagedVar& v);
   void sync_host_to_device();
   void sync_device_to_host();
   void check_sticky() const;
@@ -215,6 +228,7 @@ class Runtime {
   std::map<const void*, Symbol> symbols_;
   std::map<Addr, std::size_t> device_allocs_;
   std::map<Addr, HostRange> host_ranges_;  // host-visible allocations, by address
+  std::vector<ManagedVar> managed_vars_;
   std::size_t device_used_ = 0;
   std::vector<LaunchConfig> configs_;
   std::vector<LaunchRecord> launches_;

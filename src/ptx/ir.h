@@ -178,6 +178,7 @@ struct Variable {
   bool ptr_attr = false;            // .ptr attribute on kernel params
   Space ptr_space = Space::kNone;   // .ptr.global etc.
   unsigned ptr_align = 0;
+  bool managed = false;  // .attribute(.managed): a __managed__ variable
 
   std::uint64_t size_bytes() const;  // element size * product of dims (0 when a dim is -1)
   bool operator==(const Variable&) const = default;

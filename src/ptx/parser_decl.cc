@@ -109,6 +109,14 @@ Variable parse_variable(TokenCursor& c, const Token& head, std::string linkage, 
         (v.ptr_attr ? v.ptr_align : v.align) = static_cast<unsigned>(a);
       } else if (p == "ptr") {
         v.ptr_attr = true;
+      } else if (p == "attribute" && last) {
+        // .attribute(.managed): CUDA's __managed__ variables (the only attribute PTX defines
+        // for variables besides .unified, which names a UUID and is not supported).
+        if (!c.accept('(')) c.fail(word, "expected '(' after .attribute");
+        const Token a = c.next();
+        if (a.text != ".managed") c.fail(a, "unsupported .attribute " + std::string(a.text));
+        if (!c.accept(')')) c.fail(c.peek(), "expected ')' after the attribute");
+        v.managed = true;
       } else if (p == "v2" || p == "v4" || p == "v8") {
         v.vec = static_cast<unsigned>(p[1] - '0');
       } else if (auto m = mod_from_name(p);

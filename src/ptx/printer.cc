@@ -83,6 +83,7 @@ std::string initializer(const Variable& v) {
 std::string variable(const Variable& v) {
   std::string s = v.linkage.empty() ? "" : "." + v.linkage + " ";
   s += std::string(".") + space_name(v.space);
+  if (v.managed) s += " .attribute(.managed)";
   if (v.align) s += " .align " + std::to_string(v.align);
   if (v.vec > 1) s += " .v" + std::to_string(v.vec);
   s += std::string(" .") + dtype_name(v.type);

@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "common/error.h"
+#include "ptx/printer.h"
 
 namespace simtsync::ptx {
 namespace {
@@ -380,6 +381,25 @@ TEST(Parser, LoadModuleFileErrors) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::kUsage);
   }
+}
+
+TEST(ManagedVariables, AttributeParsesAndPrintsBack) {
+  const char* text = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.global .attribute(.managed) .align 4 .u32 counter = 5;
+.global .attribute(.managed) .align 4 .b8 data[256];
+)";
+  const Module m = parse_module(text, "managed.ptx");
+  ASSERT_EQ(m.globals.size(), 2u);
+  EXPECT_TRUE(m.globals[0].managed);
+  EXPECT_EQ(m.globals[0].name, "counter");
+  EXPECT_EQ(m.globals[1].size_bytes(), 256u);
+  EXPECT_EQ(parse_module(print_module(m), "again.ptx"), m);
+  EXPECT_THROW(parse_module(".version 9.0\n.target sm_75\n.address_size 64\n"
+                            ".global .attribute(.unified(1, 2)) .u32 x;\n"),
+               Error);
 }
 
 }  // namespace
