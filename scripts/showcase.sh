@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, and run the showcase on built-in data:
 # the hash table validated, the naive spin lock reported as a SIMT deadlock, recursion with
-# call entries, and the simulation speed.
+# call entries, unmodified CUDA programs on the simulator's CUDA runtime (when nvcc built them),
+# and the simulation speed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" || exit 1
@@ -21,5 +22,18 @@ run 0 run ht_mimd --set compile.ssde=true --size test
 run 0 run mb_chase --size paper
 run 0 run ht --set sm.warp_scheduler.impl=lrr
 run 0 run recursion --mode functional
+# Unmodified CUDA programs (nvcc -cudart shared) through simtsync's libcudart.so.13: a tiled
+# matrix multiply; device printf; a naive spin lock that deadlocks under the IPDOM stack and
+# finishes with SSDE; a built-in workload as a standalone CUDA program.
+cuda="$root/build/tests/cuda"
+if [ -x "$cuda/matrix_mul" ] && [ -x "$root/build/workloads/cuda/simtsync_workloads_cuda" ]; then
+  run 0 exec -- "$cuda/matrix_mul"
+  run 0 exec --quiet -- "$cuda/device_printf"
+  run 3 exec -- "$cuda/spin_lock"
+  run 0 exec --set compile.ssde=true -- "$cuda/spin_lock"
+  run 0 exec --config qv100 -- "$root/build/workloads/cuda/simtsync_workloads_cuda" ht --size test
+else
+  echo; echo "(CUDA programs not built: nvcc or the CUDA headers are missing; skipping simtsync exec)"
+fi
 run 0 bench
 exit $status
