@@ -9,25 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "sample_helpers.h"
+
 static const char* kName = "histogram";
 
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      printf("FAILED %s: %s at %s:%d: %s\n", kName, #call, __FILE__, __LINE__, \
-             cudaGetErrorString(err_));                                        \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
 #define NUM_BINS 256
-
-// Fixed-seed linear congruential generator (Numerical Recipes constants).
-static uint32_t lcgNext(uint32_t* state) {
-  *state = *state * 1664525u + 1013904223u;
-  return *state;
-}
 
 __global__ void histogram256(const unsigned char* data, unsigned int* bins, int n) {
   __shared__ unsigned int localBins[NUM_BINS];

@@ -10,25 +10,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "sample_helpers.h"
+
 static const char* kName = "matrix_mul";
 
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      printf("FAILED %s: %s at %s:%d: %s\n", kName, #call, __FILE__, __LINE__, \
-             cudaGetErrorString(err_));                                        \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
 #define TILE 16
-
-// Fixed-seed linear congruential generator (Numerical Recipes constants).
-static uint32_t lcgNext(uint32_t* state) {
-  *state = *state * 1664525u + 1013904223u;
-  return *state;
-}
 
 // C[m x n] = A[m x k] * B[k x n]. blockIdx.y/threadIdx.y select the row, .x the column.
 __global__ void matMulTiled(const float* a, const float* b, float* c, int m, int k, int n) {

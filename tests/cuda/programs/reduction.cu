@@ -12,23 +12,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "sample_helpers.h"
+
 static const char* kName = "reduction";
-
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      printf("FAILED %s: %s at %s:%d: %s\n", kName, #call, __FILE__, __LINE__, \
-             cudaGetErrorString(err_));                                        \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
-// Fixed-seed linear congruential generator (Numerical Recipes constants).
-static uint32_t lcgNext(uint32_t* state) {
-  *state = *state * 1664525u + 1013904223u;
-  return *state;
-}
 
 // blockDim.x must be a power of two; each block covers 2 * blockDim.x inputs.
 __global__ void blockTreeReduce(const int* in, int* blockSums, int* total, int n) {

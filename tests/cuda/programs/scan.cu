@@ -12,26 +12,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-static const char* kName = "scan";
+#include "sample_helpers.h"
 
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      printf("FAILED %s: %s at %s:%d: %s\n", kName, #call, __FILE__, __LINE__, \
-             cudaGetErrorString(err_));                                        \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+static const char* kName = "scan";
 
 #define SCAN_THREADS 256
 #define SCAN_ELEMS (2 * SCAN_THREADS)
-
-// Fixed-seed linear congruential generator (Numerical Recipes constants).
-static uint32_t lcgNext(uint32_t* state) {
-  *state = *state * 1664525u + 1013904223u;
-  return *state;
-}
 
 // Exclusive scan of each SCAN_ELEMS-element chunk of in[0..n). If blockSums is not null, the
 // chunk total is stored in blockSums[blockIdx.x]. Launch with SCAN_THREADS threads per block.

@@ -17,17 +17,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-static const char* kName = "spin_lock";
+#include "sample_helpers.h"
 
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      printf("FAILED %s: %s at %s:%d: %s\n", kName, #call, __FILE__, __LINE__, \
-             cudaGetErrorString(err_));                                        \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+static const char* kName = "spin_lock";
 
 __global__ void naiveSpinLock(int* lock, volatile int* counter) {
   // Acquire: spin until this thread swaps the lock from 0 to 1.

@@ -18,17 +18,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-static const char* kName = "streams_events";
+#include "sample_helpers.h"
 
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      printf("FAILED %s: %s at %s:%d: %s\n", kName, #call, __FILE__, __LINE__, \
-             cudaGetErrorString(err_));                                        \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+static const char* kName = "streams_events";
 
 #define NUM_STREAMS 2
 
@@ -36,12 +28,6 @@ static const char* kName = "streams_events";
 __constant__ int c_coeffs[2 * NUM_STREAMS];
 // Number of blocks that ran transformKernel, on top of a host-provided initial value.
 __device__ int g_blockCount;
-
-// Fixed-seed linear congruential generator (Numerical Recipes constants).
-static uint32_t lcgNext(uint32_t* state) {
-  *state = *state * 1664525u + 1013904223u;
-  return *state;
-}
 
 __global__ void transformKernel(const int* in, int* out, int n, int streamIdx) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

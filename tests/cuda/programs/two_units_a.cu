@@ -7,7 +7,9 @@
 #include <cstdio>
 
 namespace {
-__global__ void fill(int* p) { p[threadIdx.x] = 1; }
+__global__ void fill(int* p) {
+  p[threadIdx.x] = 1;
+}
 }  // namespace
 
 cudaError_t fill_from_a(int* p) {

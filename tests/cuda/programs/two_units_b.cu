@@ -3,7 +3,9 @@
 #include <cuda_runtime.h>
 
 namespace {
-__global__ void fill(int* p) { p[threadIdx.x] = 2; }
+__global__ void fill(int* p) {
+  p[threadIdx.x] = 2;
+}
 }  // namespace
 
 cudaError_t fill_from_b(int* p) {

@@ -9,17 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-static const char* kName = "unsupported_call";
+#include "sample_helpers.h"
 
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      printf("FAILED %s: %s at %s:%d: %s\n", kName, #call, __FILE__, __LINE__, \
-             cudaGetErrorString(err_));                                        \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+static const char* kName = "unsupported_call";
 
 __global__ void squareKernel(int* data, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -11,23 +11,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "sample_helpers.h"
+
 static const char* kName = "vector_add";
-
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      printf("FAILED %s: %s at %s:%d: %s\n", kName, #call, __FILE__, __LINE__, \
-             cudaGetErrorString(err_));                                        \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
-// Fixed-seed linear congruential generator (Numerical Recipes constants).
-static uint32_t lcgNext(uint32_t* state) {
-  *state = *state * 1664525u + 1013904223u;
-  return *state;
-}
 
 __global__ void vectorAdd(const float* a, const float* b, float* c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
