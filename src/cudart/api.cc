@@ -322,6 +322,62 @@ cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 gridDim, dim3 bloc
   });
 }
 
+// cudaLaunchKernelEx: attributes that only hint at performance are accepted; those that change
+// what a launch means (clusters, cooperative and programmatic launches, completion events) are
+// not supported.
+cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func,
+                                          void** args) {
+  return guarded("cudaLaunchKernelExC", [&](Runtime& rt) {
+    need(config != nullptr, "null config");
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+      switch (config->attrs[i].id) {
+        case cudaLaunchAttributeIgnore:
+        case cudaLaunchAttributeAccessPolicyWindow:
+        case cudaLaunchAttributeSynchronizationPolicy:
+        case cudaLaunchAttributePriority:
+        case cudaLaunchAttributeMemSyncDomainMap:
+        case cudaLaunchAttributeMemSyncDomain:
+        case cudaLaunchAttributePreferredSharedMemoryCarveout:
+          break;
+        default:
+          throw Failure{Err::kNotSupported,
+                        "launch attribute " +
+                            std::to_string(static_cast<int>(config->attrs[i].id)) +
+                            " (clusters, cooperative or programmatic launches) is not supported"};
+      }
+    }
+    simtsync::cudart::check_stream(config->stream);
+    rt.launch(func,
+              simtsync::cudart::config_of(config->gridDim, config->blockDim,
+                                          config->dynamicSmemBytes, config->stream),
+              args);
+  });
+}
+
+cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes* attributes,
+                                               const void* ptr) {
+  return guarded("cudaPointerGetAttributes", [&](Runtime& rt) {
+    need(attributes != nullptr, "null attributes");
+    std::memset(attributes, 0, sizeof *attributes);
+    const int kind = rt.host_visible_kind(ptr);
+    void* p = const_cast<void*>(ptr);
+    if (kind == 2) {
+      attributes->type = cudaMemoryTypeManaged;
+      attributes->devicePointer = attributes->hostPointer = p;
+    } else if (kind == 1) {
+      attributes->type = cudaMemoryTypeHost;
+      attributes->devicePointer = attributes->hostPointer = p;
+    } else if (ptr && rt.is_device(ptr)) {
+      attributes->type = cudaMemoryTypeDevice;
+      attributes->devicePointer = p;
+    } else {
+      attributes->type = cudaMemoryTypeUnregistered;
+      attributes->hostPointer = p;
+    }
+    attributes->device = 0;
+  });
+}
+
 cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                          void** args, size_t sharedMem, cudaStream_t stream) {
   return cudaLaunchKernel(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem,

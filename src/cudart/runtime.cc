@@ -481,6 +481,12 @@ bool Runtime::is_host_visible(const void* p) const {
   return a < it->first + it->second.size;
 }
 
+int Runtime::host_visible_kind(const void* p) const {
+  if (!is_host_visible(p)) return 0;
+  auto it = --host_ranges_.upper_bound(addr_of(p));
+  return it->second.pinned ? 1 : 2;
+}
+
 bool Runtime::is_device(const void* p, std::size_t n) const {
   if (is_host_visible(p)) return true;
   const Addr a = addr_of(p);

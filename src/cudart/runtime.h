@@ -156,6 +156,9 @@ class Runtime {
   // True when [p, p+n) is device memory or a host-visible allocation.
   bool is_device(const void* p, std::size_t n = 1) const;
   bool is_host_visible(const void* p) const;
+  // A host-visible pointer's allocation: 1 pinned (cudaMallocHost/cudaHostAlloc), 2 managed
+  // (cudaMallocManaged, __managed__); 0 for any other pointer.
+  int host_visible_kind(const void* p) const;
   std::size_t free_device_bytes() const;
   std::size_t total_device_bytes() const { return kDeviceBytes; }
 
