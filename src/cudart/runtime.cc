@@ -135,17 +135,21 @@ RuntimeOptions RuntimeOptions::from_environment() {
   return o;
 }
 
-Runtime::Runtime(const RuntimeOptions& o) : sim_(o.sim), opts_(o) {
+Runtime::Runtime(const RuntimeOptions& o)
+    : sim_(o.sim),
+      opts_(o),
+      gp_(gpu::gpu_params_from(sim_.config())),
+      regs_(gp_.registers_per_thread) {
   const config::Config& c = sim_.config();
   info_.name = "simtsync " + c.name();
-  info_.num_sms = static_cast<unsigned>(c.get_int("gpu.num_sms"));
+  info_.num_sms = gp_.num_sms;
   info_.warp_size = sim_.warp_size();
-  info_.core_clock_mhz = c.get_float("gpu.core_clock_mhz");
-  info_.max_threads_per_sm = static_cast<unsigned>(c.get_int("sm.max_threads"));
-  info_.max_warps_per_sm = static_cast<unsigned>(c.get_int("sm.max_warps"));
-  info_.max_ctas_per_sm = static_cast<unsigned>(c.get_int("sm.max_ctas"));
-  info_.registers_per_sm = static_cast<unsigned>(c.get_int("sm.registers"));
-  info_.shared_per_sm = static_cast<unsigned>(c.get_int("sm.shared_memory_bytes"));
+  info_.core_clock_mhz = gp_.core_clock_mhz;
+  info_.max_threads_per_sm = gp_.sm.max_threads;
+  info_.max_warps_per_sm = gp_.sm.max_warps;
+  info_.max_ctas_per_sm = gp_.sm.max_ctas;
+  info_.registers_per_sm = gp_.sm.registers;
+  info_.shared_per_sm = gp_.sm.shared_bytes;
   info_.partitions = static_cast<unsigned>(c.get_int("mem.partitions"));
   info_.l2_bytes = static_cast<unsigned>(c.get_int("mem.l2.size_bytes")) * info_.partitions;
 }
@@ -379,8 +383,7 @@ FuncAttributes Runtime::attributes(const void* host_fn) {
   const func::DecodedFunction* df = prog.kernel(k.name);
   if (!df) throw Failure{Err::kInvalidDeviceFunction, "kernel '" + k.name + "' not in its module"};
   FuncAttributes a;
-  gpu::ResourceOracle oracle(0);
-  a.num_regs = oracle.of(prog.module(), k.name).registers;
+  a.num_regs = regs_.of(prog.module(), k.name).registers;  // ptxas runs once per module
   a.static_shared = df->static_shared;
   a.local_bytes = df->frame_size;
   for (auto s : df->param_sizes) a.params_bytes += s;
@@ -391,19 +394,9 @@ FuncAttributes Runtime::attributes(const void* host_fn) {
 int Runtime::occupancy(const void* host_fn, unsigned block_threads, std::size_t dynamic_shared) {
   if (block_threads == 0) throw Failure{Err::kInvalidValue, "block size 0", false};
   const FuncAttributes a = attributes(host_fn);
-  const unsigned g = std::max<unsigned>(
-      1, static_cast<unsigned>(sim_.config().get_int("sm.register_granularity")));
-  const unsigned warps = (block_threads + info_.warp_size - 1) / info_.warp_size;
-  const unsigned threads = warps * info_.warp_size;
-  const unsigned regs = (a.num_regs + g - 1) / g * g * threads;
-  const std::size_t shared = a.static_shared + dynamic_shared;
-  // The CTA dispatcher's five limits (timing_gpu.cc): CTAs, threads, warps, registers, shared.
-  unsigned occ = info_.max_ctas_per_sm;
-  occ = std::min(occ, info_.max_threads_per_sm / threads);
-  occ = std::min(occ, info_.max_warps_per_sm / warps);
-  if (regs) occ = std::min(occ, info_.registers_per_sm / regs);
-  if (shared) occ = std::min<unsigned>(occ, static_cast<unsigned>(info_.shared_per_sm / shared));
-  return static_cast<int>(occ);
+  const gpu::CtaNeeds n = gpu::cta_needs(gp_, block_threads, info_.warp_size, a.num_regs,
+                                         a.static_shared + static_cast<unsigned>(dynamic_shared));
+  return static_cast<int>(gpu::ctas_per_sm(gp_, n));
 }
 
 void* Runtime::malloc(std::size_t bytes) {
@@ -560,8 +553,8 @@ void Runtime::memset(void* dst, int value, std::size_t n) {
   sim_.device().memset(addr_of(dst), static_cast<std::uint8_t>(value), n);
 }
 
-void Runtime::copy_symbol(const void* symbol, std::size_t offset, void* host, std::size_t n,
-                          bool to_symbol, CopyKind kind) {
+void Runtime::copy_symbol(const void* symbol, std::size_t offset, void* other, std::size_t n,
+                          bool to_symbol) {
   check_sticky();
   const Symbol& s = symbol_of(symbol);
   if (offset + n > s.size)
@@ -570,25 +563,11 @@ void Runtime::copy_symbol(const void* symbol, std::size_t offset, void* host, st
                               offset, s.name, s.size),
                   false};
   const Addr a = symbol_device_address(s) + offset;
-  func::Device& d = sim_.device();
-  const bool other_dev = kind == (to_symbol ? CopyKind::kHostToDevice : CopyKind::kDeviceToHost)
-                             ? false
-                             : !is_host_visible(host) && is_device(host, n);
   if (n == 0) return;
-  if (other_dev) {
-    std::vector<std::uint8_t> buf(n);
-    if (to_symbol) {
-      d.copy_to_host(buf.data(), addr_of(host), n);
-      d.copy_to_device(a, buf.data(), n);
-    } else {
-      d.copy_to_host(buf.data(), a, n);
-      d.copy_to_device(addr_of(host), buf.data(), n);
-    }
-  } else if (to_symbol) {
-    d.copy_to_device(a, host, n);
-  } else {
-    d.copy_to_host(host, a, n);
-  }
+  if (to_symbol)
+    memcpy(ptr_of(a), other, n, CopyKind::kDefault);
+  else
+    memcpy(other, ptr_of(a), n, CopyKind::kDefault);
 }
 
 void* Runtime::symbol_address(const void* symbol) {

@@ -28,6 +28,8 @@
 #include "common/types.h"
 #include "cudart/fatbin.h"
 #include "sim/simulator.h"
+#include "timing/gpu/kernel_resources.h"
+#include "timing/gpu/timing_gpu.h"
 
 namespace simtsync::cudart {
 
@@ -149,8 +151,10 @@ class Runtime {
   void* malloc_managed(std::size_t bytes);
   void memcpy(void* dst, const void* src, std::size_t n, CopyKind kind);
   void memset(void* dst, int value, std::size_t n);
-  void copy_symbol(const void* symbol, std::size_t offset, void* host, std::size_t n,
-                   bool to_symbol, CopyKind kind);
+  // Copies between a registered variable and `other`, host or device memory: under unified
+  // addressing the pointer says which, whatever cudaMemcpyKind the program passed.
+  void copy_symbol(const void* symbol, std::size_t offset, void* other, std::size_t n,
+                   bool to_symbol);
   void* symbol_address(const void* symbol);
   std::size_t symbol_size(const void* symbol);
   // True when [p, p+n) is device memory or a host-visible allocation.
@@ -225,6 +229,8 @@ class Runtime {
 
   sim::Simulator sim_;
   RuntimeOptions opts_;
+  gpu::GpuParams gp_;         // the simulated GPU's parameters (also in the functional mode)
+  gpu::ResourceOracle regs_;  // registers per thread, as the CTA dispatcher counts them
   DeviceInfo info_;
   std::vector<std::unique_ptr<Module>> modules_;
   std::map<const void*, Kernel> kernels_;

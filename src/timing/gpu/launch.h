@@ -24,10 +24,7 @@ struct Launch final : func::IExecListener {
   Launch(const GpuParams& p, const func::Program& prog, const func::LaunchInfo& li)
       : p(p), prog(prog), li(li), dog(p.watchdog) {}
 
-  // CTA needs (occupancy).
-  struct Needs {
-    unsigned threads = 0, warps = 0, registers = 0, shared = 0;
-  };
+  using Needs = CtaNeeds;  // occupancy
 
   const GpuParams& p;
   const func::Program& prog;

@@ -53,6 +53,26 @@ void Launch::barrier_released(int cta, unsigned id, const std::vector<int>& rele
   s.barrier_released(s.cta_slot_of(cta), id, released, now);
 }
 
+CtaNeeds cta_needs(const GpuParams& p, unsigned block_threads, unsigned warp_size,
+                   unsigned regs_per_thread, unsigned shared) {
+  const unsigned g = std::max(1u, p.register_granularity);
+  CtaNeeds n;
+  n.warps = (block_threads + warp_size - 1) / warp_size;
+  n.threads = n.warps * warp_size;
+  n.registers = (regs_per_thread + g - 1) / g * g * n.threads;
+  n.shared = shared;
+  return n;
+}
+
+unsigned ctas_per_sm(const GpuParams& p, const CtaNeeds& n) {
+  unsigned occ = p.sm.max_ctas;
+  occ = std::min(occ, p.sm.max_threads / std::max(1u, n.threads));
+  occ = std::min(occ, p.sm.max_warps / std::max(1u, n.warps));
+  if (n.registers) occ = std::min(occ, p.sm.registers / n.registers);
+  if (n.shared) occ = std::min(occ, p.sm.shared_bytes / n.shared);
+  return occ;
+}
+
 func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory& mem,
                                   const func::DecodedFunction& kernel, Dim3 grid, Dim3 block,
                                   std::uint32_t dynamic_shared) {
@@ -69,12 +89,9 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   // Occupancy needs of one CTA.
   const KernelResources res = resources_.of(prog.module(), kernel.name);
   totals_.last_resources = res;
-  const unsigned g = p_.register_granularity;
-  const unsigned regs_per_thread = (res.registers + g - 1) / g * g;
-  l.needs.warps = l.li.warps_per_cta;
-  l.needs.threads = l.needs.warps * ws;
-  l.needs.registers = regs_per_thread * l.needs.threads;
-  l.needs.shared = kernel.static_shared + dynamic_shared;
+  l.needs = cta_needs(p_, static_cast<unsigned>(block.count()), ws, res.registers,
+                      kernel.static_shared + dynamic_shared);
+  const unsigned regs_per_thread = l.needs.registers / l.needs.threads;
 
   // One executor per SM; the memory side performs a request with its SM's executor.
   for (unsigned i = 0; i < p_.num_sms; ++i) {
@@ -140,17 +157,8 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   }
   l.dispatcher = make_cta_dispatcher(p_.dispatch);
   l.dispatch();
-  {
-    // CTAs per SM at full occupancy: the binding limit among the five.
-    const auto& n = l.needs;
-    unsigned occ = p_.sm.max_ctas;
-    occ = std::min(occ, p_.sm.max_threads / std::max(1u, n.threads));
-    occ = std::min(occ, p_.sm.max_warps / std::max(1u, n.warps));
-    if (n.registers) occ = std::min(occ, p_.sm.registers / n.registers);
-    if (n.shared) occ = std::min(occ, p_.sm.shared_bytes / n.shared);
-    totals_.last_occupancy_ctas = occ;
-    totals_.last_warps_per_cta = n.warps;
-  }
+  totals_.last_occupancy_ctas = ctas_per_sm(p_, l.needs);
+  totals_.last_warps_per_cta = l.needs.warps;
   func::LaunchResult result = run_main_loop(l);
   for (auto& ex : l.executors) ex->set_clock(nullptr);
   {

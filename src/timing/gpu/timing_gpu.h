@@ -48,6 +48,17 @@ struct GpuParams {
 };
 
 GpuParams gpu_params_from(const config::Config& c);
+
+// What one CTA takes of an SM: threads and warps in whole warps, registers at the allocation
+// granularity (`regs_per_thread` as ptxas counts them), shared memory (static + dynamic).
+struct CtaNeeds {
+  unsigned threads = 0, warps = 0, registers = 0, shared = 0;
+};
+CtaNeeds cta_needs(const GpuParams& p, unsigned block_threads, unsigned warp_size,
+                   unsigned regs_per_thread, unsigned shared);
+// CTAs per SM at full occupancy: the binding limit among CTAs, threads, warps, registers and
+// shared memory (the CTA dispatcher's; the CUDA runtime's occupancy queries use it too).
+unsigned ctas_per_sm(const GpuParams& p, const CtaNeeds& n);
 energy::EnergyParams energy_params_from(const config::Config& c);
 
 // One launch, for per-kernel statistics.

@@ -213,7 +213,7 @@ TEST_F(RuntimeTest, LaunchOnDeviceMemoryAndSymbols) {
   rt_->memcpy(out.data(), d, out.size() * 4, CopyKind::kDefault);
   for (int i = 0; i < 100; ++i) ASSERT_EQ(out[i], i + 1) << i;
   unsigned count = 0;
-  rt_->copy_symbol(&counter_, 0, &count, 4, false, CopyKind::kDeviceToHost);
+  rt_->copy_symbol(&counter_, 0, &count, 4, false);
   EXPECT_EQ(count, 100u);
   EXPECT_NE(rt_->symbol_address(&counter_), nullptr);
   EXPECT_EQ(rt_->symbol_size(&counter_), 4u);
@@ -243,9 +243,7 @@ TEST_F(RuntimeTest, MisuseIsReportedAsTheCudaErrorItIs) {
   int host = 0;
   EXPECT_EQ(failure_of([&] { rt_->memcpy(&host, &host, 4, CopyKind::kDeviceToHost); }),
             Err::kInvalidValue);
-  EXPECT_EQ(
-      failure_of([&] { rt_->copy_symbol(&host, 0, &host, 4, true, CopyKind::kHostToDevice); }),
-      Err::kInvalidSymbol);
+  EXPECT_EQ(failure_of([&] { rt_->copy_symbol(&host, 0, &host, 4, true); }), Err::kInvalidSymbol);
   EXPECT_EQ(failure_of([&] { (void)rt_->pop_config(); }), Err::kInvalidConfiguration);
   EXPECT_FALSE(rt_->sticky());  // none of these poisons the context
 }
