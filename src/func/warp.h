@@ -69,8 +69,6 @@ class Warp {
   int warp_in_cta = 0;
   std::uint64_t age = 0;  // dispatch order (timing model)
   LaneMask threads = 0;   // lanes that hold a thread
-  std::uint32_t tid[3][64] = {};
-  std::uint8_t carry[64] = {};  // CC.CF of add.cc/addc per lane
 
   std::unique_ptr<simt::IReconvergence> simt;
   std::vector<CallFrame> calls;
@@ -108,6 +106,12 @@ class Warp {
   std::uint64_t* base_ = nullptr;  // regs_.data() or an attached arena slice
   std::vector<std::uint8_t> local_;
   std::uint64_t local_stride_ = 0;
+
+ public:
+  // Per-lane arrays last: the fields the issue stage reads for every warp it looks at (state,
+  // simt) then share the object's first cache lines instead of following 832 bytes of these.
+  std::uint32_t tid[3][64] = {};
+  std::uint8_t carry[64] = {};  // CC.CF of add.cc/addc per lane
 };
 
 }  // namespace simtsync::func

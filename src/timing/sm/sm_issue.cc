@@ -138,6 +138,10 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   // A unit that keeps time may not name a split this cycle (AWARE: a split inserted this cycle,
   // a table fill in flight); its next_event() wakes the SM.
   if ((timed_units_ >> slot & 1) && !w.simt->ready()) return StallKind::kControl;
+  // An empty I-buffer that fetch will refill needs nothing from the reconvergence unit: most
+  // warps a scheduler looks at are here, and reading the unit's PC is a cache miss per warp.
+  if (ws.ib_count == 0 && !ws.fetch_stop)
+    return ws.control_flush ? StallKind::kControl : StallKind::kFetch;
   const Pc pc = w.simt->pc();
   if (ws.ib_count == 0) {
     if (ws.fetch_stop && ws.fetch_pc != pc) {
