@@ -138,30 +138,30 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   // A unit that keeps time may not name a split this cycle (AWARE: a split inserted this cycle,
   // a table fill in flight); its next_event() wakes the SM.
   if ((timed_units_ >> slot & 1) && !w.simt->ready()) return StallKind::kControl;
-  // An empty I-buffer that fetch will refill needs nothing from the reconvergence unit: most
-  // warps a scheduler looks at are here, and reading the unit's PC is a cache miss per warp.
-  if (ws.ib_count == 0 && !ws.fetch_stop)
-    return ws.control_flush ? StallKind::kControl : StallKind::kFetch;
-  const Pc pc = w.simt->pc();
   if (ws.ib_count == 0) {
-    if (ws.fetch_stop && ws.fetch_pc != pc) {
-      // The fetch stopped where the warp was going, but its unit has since named another split
-      // (a table fill or a timeout, outside issue): fetch there.
-      flush(ws, pc, true);
-      return StallKind::kControl;
-    }
-    if (ws.fetch_stop && ex_.peek(w) == nullptr) {
-      // Fell off the end of a function: the executor performs the implicit return.
-      const Pc before = pc;
-      ex_.step(w);
-      if (w.state == func::WarpState::kFinished) ++version_;
-      if (on_step_) on_step_(w, before);
-      flush(ws, w.simt->pc(), true);
-      check_done(slot, now);
-      return StallKind::kIssued;
+    // Only a stopped fetch needs the reconvergence unit's PC: a buffer that fetch will refill
+    // does not, and most warps a scheduler looks at are there (reading the PC is a cache miss).
+    if (ws.fetch_stop) {
+      const Pc pc = w.simt->pc();
+      if (ws.fetch_pc != pc) {
+        // The fetch stopped where the warp was going, but its unit has since named another
+        // split (a table fill or a timeout, outside issue): fetch there.
+        flush(ws, pc, true);
+        return StallKind::kControl;
+      }
+      if (ex_.peek(w) == nullptr) {
+        // Fell off the end of a function: the executor performs the implicit return.
+        ex_.step(w);
+        if (w.state == func::WarpState::kFinished) ++version_;
+        if (on_step_) on_step_(w, pc);
+        flush(ws, w.simt->pc(), true);
+        check_done(slot, now);
+        return StallKind::kIssued;
+      }
     }
     return ws.control_flush ? StallKind::kControl : StallKind::kFetch;
   }
+  const Pc pc = w.simt->pc();
   const WarpSlot::Entry head = ws.ib[0];
   if (head.inst->pc != pc) {
     // The reconvergence unit moved the warp elsewhere (a reconvergence pop): refetch.
