@@ -84,6 +84,30 @@ std::string ProgressWatch::check_memory(Launch& l, Cycle now, bool due) {
       now - last_evidence_, states_.size() + revisits_, revisits_, window_);
 }
 
+std::string ProgressWatch::scheduler_hint(const Launch& l, const std::vector<bool>& still) {
+  // Under the fixed scheduler priority, scheduler 0 of an SM issues first every cycle, so its
+  // spinning warps take each LD/ST queue entry that frees and the other schedulers' warps (a
+  // lock holder among them) may never issue: every warp that did not advance is then on a
+  // scheduler other than 0.
+  const unsigned n = l.p.sm.num_schedulers;
+  if (n < 2 || l.p.sm.rotate_scheduler_priority) return {};
+  unsigned stuck = 0, on_first = 0;
+  for (const auto& sm : l.sms) {
+    const auto& slots = sm->slots();
+    for (std::size_t s = 0; s < slots.size(); ++s) {
+      const func::Warp* w = slots[s].warp;
+      if (!w || !still[static_cast<size_t>(w->global_id)]) continue;
+      ++stuck;
+      on_first += s % n == 0 ? 1 : 0;
+    }
+  }
+  if (stuck == 0 || on_first != 0) return {};
+  return fmt::format(
+      "; none of them is on scheduler 0 of its SM: with sm.scheduler_priority = fixed scheduler "
+      "0 issues first every cycle and its warps can take every LD/ST queue entry, so "
+      "sm.scheduler_priority=rotate may let them run");
+}
+
 std::string ProgressWatch::check_starvation(Launch& l, Cycle now) {
   if (starvation_window_ == 0 || !l.dog.quiet()) return {};
   func::Executor& ex = *l.executors.front();
@@ -102,6 +126,7 @@ std::string ProgressWatch::check_starvation(Launch& l, Cycle now) {
   }
   if (now - snapshot_at_ < starvation_window_) return {};
   unsigned cycling = 0, still = 0, at_barrier = 0;
+  std::vector<bool> is_still(l.warps.size(), false);
   for (auto& w : l.warps) {
     if (!live(w)) continue;
     if (w.state == func::WarpState::kAtBarrier) {
@@ -110,6 +135,7 @@ std::string ProgressWatch::check_starvation(Launch& l, Cycle now) {
       ++cycling;
     } else if (snapshot_[static_cast<size_t>(w.global_id)] == (l.dog.hash_state(ex, w) | 1)) {
       ++still;
+      is_still[static_cast<size_t>(w.global_id)] = true;
     } else {
       snapshot();  // a warp moved (its registers change): watch again from here
       return {};
@@ -119,11 +145,11 @@ std::string ProgressWatch::check_starvation(Launch& l, Cycle now) {
   return fmt::format(
       "suspected livelock (starvation): for {} cycles memory did not change, no warp exited and "
       "no barrier released, while {} warp(s) repeated the same state in a spin loop and {} "
-      "warp(s) did not advance at all{} (the issue scheduler never picks them?); "
+      "warp(s) did not advance at all{} (the issue scheduler never picks them?){}; "
       "watchdog.starvation_window = {} sets the window (0: off)",
       now - epoch, cycling, still,
       at_barrier ? fmt::format(", {} waiting at a barrier", at_barrier) : std::string(),
-      starvation_window_);
+      scheduler_hint(l, is_still), starvation_window_);
 }
 
 }  // namespace simtsync::gpu
