@@ -148,14 +148,16 @@ void add_memory(Schema& s) {
                "Lock bits of the shared-memory lock unit behind shared atomics (words alias one "
                "bit modulo this count)",
                "seed 001 sec. 3.2 (1024 lock bits on Fermi)")
-      .add_choice("sm.scheduler_priority", "fixed", {"fixed", "rotate"},
+      .add_choice("sm.scheduler_priority", "rotate", {"fixed", "rotate"},
                   "Which warp scheduler of an SM issues first each cycle (they share the LD/ST "
-                  "queue and the unit pools): `fixed` scheduler 0, then 1, ... (GPGPU-Sim before "
-                  "4.x; the loop 4.2 keeps commented out); `rotate` the first changes every "
-                  "cycle (GPGPU-Sim 4.2's fair round robin). With `fixed`, spinning warps of "
-                  "scheduler 0 can starve a lock holder of scheduler 1 (workloads/tl_chan)",
-                  "GPGPU-Sim 4.2 shader.cc shader_core_ctx::issue(); fixed keeps the numbers "
-                  "recorded before this key")
+                  "queue and the unit pools): `rotate` the first changes every cycle (a fair "
+                  "arbiter; GPGPU-Sim 4.2); `fixed` scheduler 0, then 1, ... (GPGPU-Sim 3.x, "
+                  "which the seeds ran). With `fixed`, spinning warps of scheduler 0 can take "
+                  "every LD/ST-queue entry and starve a lock holder of scheduler 1 "
+                  "(workloads/tl_chan; full-grid ht at 16-64 buckets), and HT's GTO-LRR order "
+                  "inverts (docs/timing-model.md)",
+                  "GPGPU-Sim 4.2 shader.cc shader_core_ctx::issue() (fair round robin between "
+                  "schedulers); the default was `fixed` until 2026-11-27")
       .add_choice("sm.shared.atomics", "native", {"native", "lock_loop"},
                   "How shared-memory atomics execute: `lock_loop` as Fermi's SASS does, a retry "
                   "loop of LDSLK / modify / STSUL / branch micro-operations that each take an "

@@ -7,12 +7,14 @@
 # "no CTA completed") no longer stops the run.
 simtsync_e2e(watchdog_slow_progress 0 "VALIDATED" ${exe} run ht --size test
              --set workload.buckets=1 --set watchdog.no_completion_window=100000)
-# ... while a strictly greedy scheduler that never picks the lock holder again (7-thread warps,
-# one lane per cycle) is a suspected livelock by starvation, well before the window.
+# ... while a lock holder that never issues again (7-thread warps, one lane per cycle, strict
+# GTO, and the fixed scheduler priority: scheduler 0's spinning warps take every LD/ST-queue
+# entry) is a suspected livelock by starvation, well before the window. (With the default
+# rotating priority the same run validates in 8,603 cycles.)
 simtsync_e2e(watchdog_starved_holder 3 "stopped: suspected livelock \\(starvation\\).*watchdog.starvation_window"
              ${exe} run ht --size test --set gpu.warp_size=7 --set sm.max_threads=336
              --set sm.simd_width=1 --set sm.warp_scheduler.impl=gto
-             --set sm.warp_scheduler.rotation_period=0)
+             --set sm.warp_scheduler.rotation_period=0 --set sm.scheduler_priority=fixed)
 # A proven livelock still says so.
 simtsync_e2e(watchdog_proven_livelock 3 "cannot finish: livelock" ${exe} run naive_lock --size test)
 

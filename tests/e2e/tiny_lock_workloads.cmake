@@ -61,14 +61,14 @@ simtsync_e2e(mb_lockbit_functional_no_contention 0 "VALIDATED.* 0 failed LDSLK a
              run mb_lockbit ${t} --mode functional)
 simtsync_e2e(mb_lockbit_footprint_range 2 "workload.footprint" ${exe} run mb_lockbit ${t}
              --set workload.footprint=32)
-# Scheduler priority (sm.scheduler_priority): with scheduler 0 always first, its spinning warps
-# take every LD/ST-queue slot that frees and a token holder on scheduler 1 starves; rotating
-# which scheduler goes first (GPGPU-Sim 4.2) lets the lane-major channel finish. The starvation
-# report names the cause: every warp that did not advance is on a scheduler other than 0.
+# Scheduler priority (sm.scheduler_priority): with scheduler 0 always first (`fixed`), its
+# spinning warps take every LD/ST-queue slot that frees and a token holder on scheduler 1
+# starves; rotating which scheduler goes first (the default, GPGPU-Sim 4.2) lets the lane-major
+# channel finish. The starvation report names the cause: every warp that did not advance is on a
+# scheduler other than 0.
 simtsync_e2e(chan_intra_warp_fixed_priority_starves 3
-             "starvation.*none of them is on scheduler 0.*sm.scheduler_priority=rotate" ${exe}
-             run chan_intra_warp
-             --size paper --set workload.ctas=1 --set sm.warp_scheduler.impl=lrr)
+             "starvation.* 0 of them are on scheduler 0 .*sm.scheduler_priority=rotate" ${exe}
+             run chan_intra_warp --size paper --set workload.ctas=1
+             --set sm.warp_scheduler.impl=lrr --set sm.scheduler_priority=fixed)
 simtsync_e2e(chan_intra_warp_rotated_priority 0 "VALIDATED" ${exe} run chan_intra_warp
-             --size paper --set workload.ctas=1 --set sm.warp_scheduler.impl=lrr
-             --set sm.scheduler_priority=rotate)
+             --size paper --set workload.ctas=1 --set sm.warp_scheduler.impl=lrr)

@@ -87,25 +87,26 @@ std::string ProgressWatch::check_memory(Launch& l, Cycle now, bool due) {
 std::string ProgressWatch::scheduler_hint(const Launch& l, const std::vector<bool>& still) {
   // Under the fixed scheduler priority, scheduler 0 of an SM issues first every cycle, so its
   // spinning warps take each LD/ST queue entry that frees and the other schedulers' warps (a
-  // lock holder among them) may never issue: every warp that did not advance is then on a
+  // lock holder among them) may never issue: most warps that did not advance are then on a
   // scheduler other than 0.
   const unsigned n = l.p.sm.num_schedulers;
   if (n < 2 || l.p.sm.rotate_scheduler_priority) return {};
-  unsigned stuck = 0, on_first = 0;
+  unsigned on_first = 0, on_others = 0;
   for (const auto& sm : l.sms) {
     const auto& slots = sm->slots();
     for (std::size_t s = 0; s < slots.size(); ++s) {
       const func::Warp* w = slots[s].warp;
       if (!w || !still[static_cast<size_t>(w->global_id)]) continue;
-      ++stuck;
-      on_first += s % n == 0 ? 1 : 0;
+      ++(s % n == 0 ? on_first : on_others);
     }
   }
-  if (stuck == 0 || on_first != 0) return {};
+  // Warps spread evenly over the schedulers put 1/n of them on scheduler 0.
+  if (on_others == 0 || on_first * n > on_first + on_others) return {};
   return fmt::format(
-      "; none of them is on scheduler 0 of its SM: with sm.scheduler_priority = fixed scheduler "
-      "0 issues first every cycle and its warps can take every LD/ST queue entry, so "
-      "sm.scheduler_priority=rotate may let them run");
+      "; {} of them are on scheduler 0 of their SM and {} on the others: with "
+      "sm.scheduler_priority = fixed scheduler 0 issues first every cycle and its warps can take "
+      "every LD/ST queue entry, so sm.scheduler_priority=rotate may let them run",
+      on_first, on_others);
 }
 
 std::string ProgressWatch::check_starvation(Launch& l, Cycle now) {

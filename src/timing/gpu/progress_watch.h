@@ -47,8 +47,8 @@ class ProgressWatch {
   std::string check_memory(Launch& l, Cycle now, bool due);
   std::string check_starvation(Launch& l, Cycle now);
   static std::uint64_t memory_hash(const Launch& l);
-  // A hint for the starvation report: the warps that did not advance (`still`, by global id)
-  // all sit on schedulers that the fixed scheduler priority puts after scheduler 0.
+  // A hint for the starvation report: under the fixed scheduler priority, the warps that did
+  // not advance (`still`, by global id) sit mostly on schedulers after scheduler 0.
   static std::string scheduler_hint(const Launch& l, const std::vector<bool>& still);
 
   Cycle window_;             // watchdog.no_completion_window (0: off)

@@ -58,7 +58,7 @@ struct SmParams {
   unsigned shared_bank_bytes = 4;    // sm.shared.bank_bytes
   unsigned shared_lock_bits = 1024;  // sm.shared.lock_bits
   bool shared_lock_loop = false;     // sm.shared.atomics == lock_loop
-  bool rotate_scheduler_priority = false;  // sm.scheduler_priority == rotate
+  bool rotate_scheduler_priority = true;  // sm.scheduler_priority == rotate
   unsigned const_latency = 8;        // mem.const_cache.latency (kernel parameters)
   unsigned ldst_queue = 8;           // memory instructions waiting in the LD/ST unit
   bool track_warp_phases = false;    // stats.warp_phases: RTRU per warp-phase (seed 002)
