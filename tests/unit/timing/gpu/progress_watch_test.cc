@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "config/config.h"
 #include "config/schema.h"
 #include "func/device.h"
@@ -36,18 +38,22 @@ TEST(ProgressWatch, SlowLockHandOffsAreProgressNotLivelock) {
   EXPECT_GT(r.cycles, 200000u);
 }
 
+// 7-thread warps issuing one lane a cycle under strict GTO on the GTX480, 64 buckets, with the
+// given scheduler priority.
+func::LaunchResult lane_per_cycle_ht(const std::string& priority) {
+  return ht_result(params("gtx480", {{"gpu.warp_size", "7"},
+                                     {"sm.max_threads", "336"},
+                                     {"sm.simd_width", "1"},
+                                     {"sm.warp_scheduler.impl", "gto"},
+                                     {"sm.warp_scheduler.rotation_period", "0"},
+                                     {"sm.scheduler_priority", priority}}),
+                   /*buckets=*/64);
+}
+
 TEST(ProgressWatch, StarvedLockHolderIsASuspectedLivelock) {
-  // 7-thread warps issuing one lane a cycle under strict GTO on the GTX480 with the fixed
-  // scheduler priority: scheduler 0's spinning warps take every LD/ST-queue entry that frees,
-  // and the lock holder, on scheduler 1, never issues again.
-  const func::LaunchResult r =
-      ht_result(params("gtx480", {{"gpu.warp_size", "7"},
-                                  {"sm.max_threads", "336"},
-                                  {"sm.simd_width", "1"},
-                                  {"sm.warp_scheduler.impl", "gto"},
-                                  {"sm.warp_scheduler.rotation_period", "0"},
-                                  {"sm.scheduler_priority", "fixed"}}),
-                /*buckets=*/64);
+  // With the fixed scheduler priority, scheduler 0's spinning warps take every LD/ST-queue
+  // entry that frees, and the lock holder, on scheduler 1, never issues again.
+  const func::LaunchResult r = lane_per_cycle_ht("fixed");
   ASSERT_FALSE(r.completed);
   EXPECT_NE(r.watchdog_reason.find("suspected livelock (starvation)"), std::string::npos)
       << r.watchdog_reason;
@@ -60,13 +66,7 @@ TEST(ProgressWatch, StarvedLockHolderIsASuspectedLivelock) {
 
 TEST(ProgressWatch, RotatingSchedulerPriorityLetsTheHolderIn) {
   // The same run with the default rotating priority: the holder issues and the run validates.
-  const func::LaunchResult r =
-      ht_result(params("gtx480", {{"gpu.warp_size", "7"},
-                                  {"sm.max_threads", "336"},
-                                  {"sm.simd_width", "1"},
-                                  {"sm.warp_scheduler.impl", "gto"},
-                                  {"sm.warp_scheduler.rotation_period", "0"}}),
-                /*buckets=*/64);
+  const func::LaunchResult r = lane_per_cycle_ht("rotate");
   EXPECT_TRUE(r.completed) << r.watchdog_reason;
 }
 
