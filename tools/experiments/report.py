@@ -1,6 +1,7 @@
 """`simtsync report`: the experiment's tables (printed, and written as markdown) and its plots
 (PNG and PDF), from OUT/results.csv. Writes into TO: report.md, the figures, and copies of
-results.csv and metrics.csv, so that TO (e.g. docs/results/NAME/) stands on its own."""
+results.csv and metrics.csv (and of records.csv, gzipped, when the points have policy
+records), so that TO (e.g. docs/results/NAME/) stands on its own."""
 import os
 import shutil
 
@@ -26,9 +27,13 @@ def report(exp, out, to):
     md = [f"# {exp.name}", ""]
     if exp.description:
         md += [exp.description, ""]
+    has_records = os.path.isfile(os.path.join(out, "records.csv"))
     md += [f"{len(rows)} points (" + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
            + "); every statistic per point in [results.csv](results.csv), the metrics in "
-           "[metrics.csv](metrics.csv). Summary rows leave out points without a value.", ""]
+           "[metrics.csv](metrics.csv)"
+           + (", the policies' records (`stats.gpu.records`) a row each in "
+              "[records.csv.gz](records.csv.gz)" if has_records else "")
+           + ". Summary rows leave out points without a value.", ""]
     metric_lines = [f"- `{name}`: `{path}`" for name, path in exp.metrics.items()]
     if metric_lines:
         md += ["Metrics (paths into `simtsync run --json`; `[*]` sums over indices):", ""]
@@ -68,6 +73,12 @@ def report(exp, out, to):
         dst = os.path.join(to, name)
         if os.path.isfile(src) and os.path.abspath(src) != os.path.abspath(dst):
             shutil.copyfile(src, dst)
+    # The policies' records (a delay-limit trace can hold 10^5 rows) travel compressed.
+    src, dst = os.path.join(out, "records.csv"), os.path.join(to, "records.csv.gz")
+    if os.path.isfile(src):
+        results.gzip_copy(src, dst)
+    elif os.path.exists(dst):
+        os.remove(dst)
     md_path = os.path.join(to, "report.md")
     with open(md_path, "w") as f:
         f.write("\n".join(md).rstrip() + "\n")

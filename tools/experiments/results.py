@@ -6,8 +6,14 @@ OUT/points/ID.log          the run's stdout and stderr
 OUT/points/ID.rc           its exit status, written last: a point without it has not finished
 OUT/results.csv            one row per point, every statistic a column
 OUT/metrics.csv            one row per point, the experiment's metrics only
+OUT/records.csv            the policies' records (`stats.gpu.records.<kind>`: a DDOS branch, a
+                           delay-limit change, ...), one row per record: point, record, index,
+                           then the record's fields. Lists of rows, not statistics: like
+                           `simtsync run --csv`, results.csv leaves them out (one column per
+                           field and index made it hundreds of thousands of columns wide)
 """
 import csv
+import gzip
 import json
 import os
 
@@ -61,15 +67,22 @@ def clear_point(out, pid):
             pass
 
 
-def flatten(j, prefix="", out=None):
-    """JSON to {column: scalar}, named like `simtsync run --csv` (a.b[0].c)."""
+def flatten(j, prefix="", out=None, records=None):
+    """JSON to {column: scalar}, named like `simtsync run --csv` (a.b[0].c). An object's
+    `records` member goes to `records` ({kind: [row, ...]}) instead, as in `simtsync run --csv`."""
     out = {} if out is None else out
     if isinstance(j, dict):
         for k, v in j.items():
-            flatten(v, f"{prefix}.{k}" if prefix else k, out)
+            if k == "records":
+                if records is not None and isinstance(v, dict):
+                    for kind, rows in v.items():
+                        records.setdefault(kind, []).extend(rows if isinstance(rows, list)
+                                                            else [rows])
+                continue
+            flatten(v, f"{prefix}.{k}" if prefix else k, out, records)
     elif isinstance(j, list):
         for i, v in enumerate(j):
-            flatten(v, f"{prefix}[{i}]", out)
+            flatten(v, f"{prefix}[{i}]", out, records)
     else:
         out[prefix] = j
     return out
@@ -96,8 +109,9 @@ def failure_reason(out, pid, rc, run_json):
     return f"{reason}: {detail}" if detail else reason
 
 
-def point_row(exp, point, out, status, inputs):
-    """The CSV row of one point: descriptor columns, status, then every statistic."""
+def point_row(exp, point, out, status, inputs, records=None):
+    """The CSV row of one point: descriptor columns, status, then every statistic. With
+    `records` (a list), the point's policy records are appended to it as records.csv rows."""
     row = {"point": point.id}
     row.update(point.coords)
     rc = read_rc(out, point.id) if status in ("ok", "failed") else None
@@ -107,8 +121,16 @@ def point_row(exp, point, out, status, inputs):
                version=(inputs or {}).get("version", ""),
                inputs_key=(inputs or {}).get("key", ""))
     if run_json:
-        for k, v in flatten({k: v for k, v in run_json.items() if k not in SKIP_JSON}).items():
+        kinds = {}
+        for k, v in flatten({k: v for k, v in run_json.items() if k not in SKIP_JSON},
+                            records=kinds).items():
             row[k] = v
+        if records is not None:
+            for kind, rows in kinds.items():
+                for i, rec in enumerate(rows):
+                    r = {"point": point.id, "record": kind, "index": i}
+                    r.update(rec if isinstance(rec, dict) else {"value": rec})
+                    records.append(r)
     return row
 
 
@@ -142,9 +164,18 @@ def descriptor_columns(exp):
     return ["point"] + exp.axes + ["status", "exit_code", "reason"]
 
 
-def write_results(exp, out, rows):
-    """results.csv (everything) and metrics.csv (the experiment's metrics)."""
+RECORD_COLUMNS = ("point", "record", "index", "kernel", "launch", "sm")
+
+
+def write_results(exp, out, rows, records=()):
+    """results.csv (every statistic), metrics.csv (the experiment's metrics) and, when any
+    point has policy records, records.csv."""
     write_csv(os.path.join(out, "results.csv"), rows, descriptor_columns(exp))
+    path = os.path.join(out, "records.csv")
+    if records:
+        write_csv(path, records, RECORD_COLUMNS)
+    elif os.path.exists(path):
+        os.remove(path)
     small = []
     for r in rows:
         m = {k: r.get(k, "") for k in descriptor_columns(exp)}
@@ -155,5 +186,17 @@ def write_results(exp, out, rows):
 
 
 def read_results(path):
-    with open(path, newline="") as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", newline="") as f:
         return list(csv.DictReader(f))
+
+
+def gzip_copy(src, dst):
+    """A gzip copy that is the same bytes for the same input (no name or time in its header),
+    so that recording the same results again changes nothing in the repository."""
+    tmp = dst + ".tmp"
+    with open(src, "rb") as f, open(tmp, "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as z:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                z.write(chunk)
+    os.replace(tmp, dst)

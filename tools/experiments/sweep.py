@@ -142,9 +142,10 @@ def run_points(binary, out, todo, jobs):
 
 def collect_rows(exp, out, records, full_key):
     """One row per point with its status: ok, failed, missing (no result), or stale (a result
-    whose recorded inputs differ from the current ones). With full_key the simulator version
-    must match too (a local sweep); --collect accepts results of another build of simtsync."""
-    rows, counts, other_version = [], {}, 0
+    whose recorded inputs differ from the current ones), and the points' policy records as
+    records.csv rows. With full_key the simulator version must match too (a local sweep);
+    --collect accepts results of another build of simtsync."""
+    rows, counts, other_version, recs = [], {}, 0, []
     for p in exp.points:
         stored = stored_inputs(out, p.id)
         rc = results.read_rc(out, p.id)
@@ -157,8 +158,8 @@ def collect_rows(exp, out, records, full_key):
             status = "ok" if rc == 0 else "failed"
             other_version += stored.get("version") != records[p.id]["version"]
         counts[status] = counts.get(status, 0) + 1
-        rows.append(results.point_row(exp, p, out, status, stored))
-    return rows, counts, other_version
+        rows.append(results.point_row(exp, p, out, status, stored, recs))
+    return rows, counts, other_version, recs
 
 
 def summary_line(counts, total):
@@ -193,8 +194,8 @@ def sweep(exp, out, jobs, force=False, rerun_failed=False, dry_run=False):
     for p in todo:
         prepare(out, p.id, records[p.id])
     finished = run_points(binary, out, todo, jobs)
-    rows, counts, _ = collect_rows(exp, out, records, full_key=True)
-    results.write_results(exp, out, rows)
+    rows, counts, _, recs = collect_rows(exp, out, records, full_key=True)
+    results.write_results(exp, out, rows, recs)
     print(f"ran {len(todo)}; " + summary_line(counts, len(rows)) +
           f"; results: {os.path.join(out, 'results.csv')}", flush=True)
     print_failures(rows)
@@ -255,8 +256,8 @@ def collect(exp, out, jobs):
     if not os.path.isdir(os.path.join(out, "points")):
         raise ExperimentError(f"no results in {out} (expected {out}/points/)")
     records = point_inputs(exp, binary, jobs)
-    rows, counts, other_version = collect_rows(exp, out, records, full_key=False)
-    results.write_results(exp, out, rows)
+    rows, counts, other_version, recs = collect_rows(exp, out, records, full_key=False)
+    results.write_results(exp, out, rows, recs)
     print(summary_line(counts, len(rows)) + f"; results: {os.path.join(out, 'results.csv')}")
     if other_version:
         print(f"note: {other_version} points were produced by another simtsync build "
