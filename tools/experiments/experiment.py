@@ -12,7 +12,8 @@ import yaml
 
 FIXED_AXES = ("workload", "config", "size", "policy")
 TOP_KEYS = {"name", "description", "mode", "workloads", "configs", "sizes", "policies", "sweep",
-            "set", "exclude", "baseline", "metrics", "tables", "plots", "seeds", "slurm"}
+            "set", "exclude", "baseline", "metrics", "tables", "plots", "seeds", "slurm",
+            "extends"}
 TABLE_KEYS = {"title", "metric", "normalize", "rows", "columns", "summary", "where"}
 PLOT_KEYS = {"name", "kind", "title", "metric", "metrics", "normalize", "x", "series", "where",
              "ylabel", "xlabel", "logx", "logy"}
@@ -58,16 +59,48 @@ class Point:
         return args
 
 
+def load_mapping(path):
+    try:
+        with open(path) as f:
+            d = yaml.safe_load(f) or {}
+    except OSError as e:
+        raise ExperimentError(f"{path}: {e.strerror}") from None
+    except yaml.YAMLError as e:
+        raise ExperimentError(f"{path}: {e}") from None
+    if not isinstance(d, dict):
+        raise ExperimentError(f"{path}: expected a mapping at the top level")
+    return d
+
+
+def with_base(path, d, chain=()):
+    """`extends: OTHER` (a name beside this file, or a path relative to it): OTHER's keys, with
+    this file's top-level keys replacing them whole (a `set:` here replaces OTHER's `set:`);
+    `name` is never inherited. OTHER may extend another file in turn."""
+    base = d.get("extends")
+    if base is None:
+        return d
+    if not isinstance(base, str) or not base:
+        raise ExperimentError(f"{path}: extends: expected the name or path of an experiment")
+    here = os.path.dirname(os.path.abspath(path))
+    cand = os.path.join(here, base)
+    if not cand.endswith((".yaml", ".yml")) and not os.path.isfile(cand):
+        cand += ".yaml"
+    cand = os.path.abspath(cand)
+    chain = chain + (os.path.abspath(path),)
+    if cand in chain:
+        raise ExperimentError(f"{path}: extends: {base} extends this file again (a cycle)")
+    if not os.path.isfile(cand):
+        raise ExperimentError(f"{path}: extends: no experiment file {cand}")
+    merged = {k: v for k, v in with_base(cand, load_mapping(cand), chain).items()
+              if k not in ("name", "extends")}
+    merged.update({k: v for k, v in d.items() if k != "extends"})
+    return merged
+
+
 class Experiment:
     def __init__(self, path, size_override=None):
         self.path = os.path.abspath(path)
-        with open(path) as f:
-            try:
-                d = yaml.safe_load(f) or {}
-            except yaml.YAMLError as e:
-                raise ExperimentError(f"{path}: {e}") from None
-        if not isinstance(d, dict):
-            raise ExperimentError(f"{path}: expected a mapping at the top level")
+        d = with_base(path, load_mapping(path))
         self._check_keys(d, TOP_KEYS, "experiment")
         self.name = str(d.get("name", os.path.splitext(os.path.basename(path))[0]))
         self.description = str(d.get("description", "")).strip()
