@@ -74,10 +74,8 @@ def flatten(j, prefix="", out=None, records=None):
     if isinstance(j, dict):
         for k, v in j.items():
             if k == "records":
-                if records is not None and isinstance(v, dict):
-                    for kind, rows in v.items():
-                        records.setdefault(kind, []).extend(rows if isinstance(rows, list)
-                                                            else [rows])
+                for kind, rows in (v.items() if records is not None else ()):
+                    records.setdefault(kind, []).extend(rows)
                 continue
             flatten(v, f"{prefix}.{k}" if prefix else k, out, records)
     elif isinstance(j, list):
@@ -128,9 +126,7 @@ def point_row(exp, point, out, status, inputs, records=None):
         if records is not None:
             for kind, rows in kinds.items():
                 for i, rec in enumerate(rows):
-                    r = {"point": point.id, "record": kind, "index": i}
-                    r.update(rec if isinstance(rec, dict) else {"value": rec})
-                    records.append(r)
+                    records.append({"point": point.id, "record": kind, "index": i, **rec})
     return row
 
 
@@ -186,8 +182,7 @@ def write_results(exp, out, rows, records=()):
 
 
 def read_results(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", newline="") as f:
+    with open(path, newline="") as f:
         return list(csv.DictReader(f))
 
 
