@@ -678,6 +678,38 @@ void Program::fill_spin_marks(DecodedFunction& df) const {
       lock_loops.insert(l);
     }
   }
+  // The first attempt nvcc peels out of a rotated lock loop: `while (atomicCAS(m, 0, 1) != 0)`
+  // becomes one CAS before the loop, whose block enters the loop (or skips it on success), and
+  // one in it. An acquire outside every marked loop whose block is a predecessor of a lock
+  // loop's header and whose address is that of one of the loop's attempts is an attempt too.
+  auto same_address = [](const MemRef& a, const MemRef& b) {
+    return a.base == b.base && a.base != MemRef::Base::kNone && a.reg == b.reg &&
+           a.offset == b.offset;
+  };
+  for (int i = 0; i < static_cast<int>(df.code.size()); ++i) {
+    ExecInst& e = df.code[static_cast<size_t>(i)];
+    const bool acquire = (e.op == ptx::Opcode::kAtom && e.a.op == ptx::Mod::kCasOp) ||
+                         e.lock_op == IntrinsicOp::kLoadLock;
+    if (!acquire || e.sync_role != SyncRole::kNone) continue;
+    const analysis::NodeId b = cfg.node_of_inst(i);
+    for (const analysis::NodeId s : cfg.succs(b)) {
+      const int l = loops.loop_with_header(s);
+      if (l < 0 || !lock_loops.count(l) || loops.loop(l).contains(b)) continue;
+      bool match = false;
+      for (const analysis::NodeId lb : loops.loop(l).blocks) {
+        if (!cfg.is_block(lb)) continue;
+        const ptx::BasicBlock& bb = cfg.block(lb);
+        for (int k = bb.begin; k < bb.end && k < static_cast<int>(df.code.size()) && !match; ++k) {
+          const ExecInst& in = df.code[static_cast<size_t>(k)];
+          match = in.sync_role == SyncRole::kLockAttempt && same_address(in.mem, e.mem);
+        }
+      }
+      if (match) {
+        e.sync_role = SyncRole::kLockAttempt;
+        break;
+      }
+    }
+  }
   // SIBs: the backward branches of a marked loop itself (not of loops nested in it) whose
   // target lies in the loop: the latch's jump to the header, or, where nvcc rotates the loop,
   // the header's jump back to a latch that falls through into it.

@@ -90,8 +90,9 @@ struct ExecInst {
   bool spin_mark = false;
   // Its part in a marked busy-wait loop, for the synchronization-status statistics (seed 000
   // Fig. 2): a lock acquire attempt (a compare-and-swap or a lock-bit load inside a marked loop:
-  // a lock loop), or, in a marked loop without one (a wait loop), its spin-inducing branch
-  // (lanes that go round again failed to exit the wait) or a branch that leaves it.
+  // a lock loop, or the first attempt nvcc peels out of one, just before it), or, in a marked
+  // loop without one (a wait loop), its spin-inducing branch (lanes that go round again failed
+  // to exit the wait) or a branch that leaves it.
   SyncRole sync_role = SyncRole::kNone;
   // Wait loops: the lanes that leave the loop through this branch succeeded in their wait
   // (those it takes when the target lies outside the loop; those it does not take when the

@@ -5,7 +5,8 @@
 //
 // What counts, from the spin-loop marks the decoder turns into ExecInst::sync_role:
 //  - A lock acquire attempt is one lane of a compare-and-swap (or a lock-bit load, seed 001's
-//    LDSLK) inside a marked busy-wait loop, counted when the instruction completes for every
+//    LDSLK) inside a marked busy-wait loop, or of the first attempt nvcc peels out of a rotated
+//    lock loop (Program::fill_spin_marks), counted when the instruction completes for every
 //    lane (its MemoryEvent); success = the lanes whose swap happened / bit was taken.
 //  - The owner of a lock is the warp (SM, slot) whose lane last took it: a successful attempt
 //    makes it the owner of the word (global address; shared address on its SM; for lock bits,
