@@ -25,8 +25,17 @@ L1Outcome L1Cache::access(const Packet& p, Cycle now) {
     }
     if (p.kind != PacketKind::kLoad) {
       // Write-evict: the line leaves L1 (and a fill in flight will not install it), so later
-      // loads of this SM go to L2 behind the write and see it.
+      // loads of this SM go to L2 behind the write and see it. Loads merged into that fill
+      // read now, before the write can reach L2: they came first and must not see it (the
+      // fill's data is older than the write). The primary read at L2, ahead of the write.
       tags_.invalidate(p.line);
+      if (std::vector<Packet>* w = mshr_.waiters(p.line))
+        for (size_t i = 1; i < w->size(); ++i)
+          if (!(*w)[i].performed) {
+            perf_.perform((*w)[i]);
+            (*w)[i].performed = true;
+            ++stats_.early_reads;
+          }
       mshr_.close(p.line);
     }
     count_kind();
@@ -79,7 +88,8 @@ void L1Cache::fill(const Packet& reply, std::vector<Packet>& done) {
     tags_.fill(reply.line, reply.sectors, false);
   }
   // The first waiter is the load whose request went down: it read memory at L2.
-  for (size_t i = 1; i < waiters.size(); ++i) perf_.perform(waiters[i]);
+  for (size_t i = 1; i < waiters.size(); ++i)
+    if (!waiters[i].performed) perf_.perform(waiters[i]);
   done.insert(done.end(), waiters.begin(), waiters.end());
 }
 

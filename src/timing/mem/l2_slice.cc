@@ -39,7 +39,7 @@ bool L2Slice::make_room(Addr line) {
 bool L2Slice::serve(const Packet& p, std::uint64_t now) {
   if (p.kind == PacketKind::kAtomic) return atomics_.push(p, now);
   if (replies_.full()) return false;
-  perf_.perform(p);  // the load reads memory now
+  if (!p.performed) perf_.perform(p);  // the load reads memory now
   replies_.try_push(p, now + p_.latency);
   return true;
 }
@@ -54,6 +54,17 @@ bool L2Slice::access(const Packet& p, std::uint64_t now) {
     else
       ++stats_.misses;
     tags_.fill(line, p.sectors, true);
+    // Loads of this line still waiting (for the DRAM fill, or for room to reply) arrived
+    // first: they read now, so the write does not pass them.
+    auto read_first = [&](Packet& w) {
+      if (w.kind != PacketKind::kLoad || w.performed || w.line != line) return;
+      perf_.perform(w);
+      w.performed = true;
+      ++stats_.early_reads;
+    };
+    if (std::vector<Packet>* w = mshr_.waiters(line))
+      for (Packet& q : *w) read_first(q);
+    for (Packet& q : ready_) read_first(q);
     perf_.perform(p);  // visible from now on
     Packet ack = p;
     ack.level = 1;

@@ -36,6 +36,7 @@ struct CacheStats {
   std::uint64_t reservation_failures = 0;            // MSHR or downstream queue full: retried
   std::uint64_t loads = 0, stores = 0, atomics = 0;  // transactions by kind
   std::uint64_t writebacks = 0;
+  std::uint64_t early_reads = 0;  // waiting loads that read before a later write passed them
   // One access of this kind was taken.
   void count(PacketKind k) {
     ++accesses;
@@ -54,6 +55,9 @@ inline constexpr StatField<CacheStats> kCacheStatFields[] = {
     SIMTSYNC_STAT(CacheStats, stores, "store transactions"),
     SIMTSYNC_STAT(CacheStats, atomics, "atomic transactions"),
     SIMTSYNC_STAT(CacheStats, writebacks, "dirty lines written back"),
+    SIMTSYNC_STAT(CacheStats, early_reads,
+                  "loads waiting for a fill that read memory at once because a write to their "
+                  "line was about to pass them (program order: a load never sees a later write)"),
 };
 
 class L2Slice {

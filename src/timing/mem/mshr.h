@@ -32,6 +32,11 @@ class MshrTable {
     auto it = table_.find(line);
     return it != table_.end() && it->second.closed;
   }
+  // The accesses waiting for `line`'s fill, in arrival order; null when none is outstanding.
+  std::vector<Packet>* waiters(Addr line) {
+    auto it = table_.find(line);
+    return it == table_.end() ? nullptr : &it->second.waiters;
+  }
   // The fill for `line` arrived: its waiters, in arrival order (the entry is freed).
   std::vector<Packet> release(Addr line);
   std::size_t used() const { return table_.size(); }

@@ -96,6 +96,32 @@ TEST(L1Cache, HitAfterFillMissMergesAndCompletesEveryWaiter) {
   EXPECT_EQ(c.stats().hits, 1u);
 }
 
+TEST(L1Cache, AWriteReadsTheLoadsMergedIntoAnOutstandingFillFirst) {
+  // A load merged into a fill reads memory when the fill arrives. A write to the line that
+  // leaves the SM meanwhile must not be visible to it (the load came first in program order:
+  // ld a; st a, r with r not the loaded value): it reads before the write goes down.
+  RecordPerform perf;
+  L1Params p;
+  p.mshrs = 2;
+  p.mshr_merge = 4;
+  p.miss_queue = 4;
+  L1Cache c(p, CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
+  EXPECT_EQ(c.access(load(0, 1, 1), 0), L1Outcome::kMiss);
+  EXPECT_EQ(c.access(load(0, 2, 2), 1), L1Outcome::kMerged);
+  Packet st = load(0, 2, 3);
+  st.kind = PacketKind::kStore;
+  EXPECT_EQ(c.access(st, 2), L1Outcome::kBypass);
+  EXPECT_EQ(perf.order, (std::vector<std::uint32_t>{2}));  // before the store is performed
+  EXPECT_EQ(c.stats().early_reads, 1u);
+  Packet down = c.front_miss();
+  c.pop_miss();
+  std::vector<Packet> done;
+  c.fill(down, done);
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(perf.order, (std::vector<std::uint32_t>{2}));  // not read twice
+  EXPECT_EQ(c.access(load(0, 2, 4), 50), L1Outcome::kMiss);  // the stale fill did not install
+}
+
 TEST(L1Cache, FullMshrsAreAReservationFailure) {
   RecordPerform perf;
   L1Params p;
@@ -304,6 +330,43 @@ TEST(L2Slice, MissFetchesFromDramStoresAreVisibleAtOnceAndDirtyLinesWriteBack) {
   EXPECT_EQ(l2.stats().writebacks, 1u);
   EXPECT_EQ(dram.stats().writes, 1u);
   EXPECT_EQ(dram.stats().reads, 1u);
+}
+
+TEST(L2Slice, AStoreDoesNotPassALoadWaitingForItsLinesFill) {
+  // ld a (misses to DRAM); st a (hits the MSHR'd line, visible at once): the load read first.
+  RecordPerform perf;
+  AtomicLanes lanes;
+  L2Params p;
+  p.latency = 10;
+  AddressMapParams mp;
+  mp.partitions = 1;
+  AddressMap map(mp);
+  AtomicUnit atom(AtomicParams{}, lanes);
+  DramChannel dram(DramParams{});
+  L2Slice l2(p, map, perf, atom, dram);
+  std::uint64_t t = 0, replies = 0;
+  auto run = [&](std::uint64_t cycles) {
+    for (const std::uint64_t end = t + cycles; t < end; ++t) {
+      dram.tick(t);
+      l2.tick(t);
+      while (l2.has_reply(t)) {
+        ++replies;
+        l2.pop_reply();
+      }
+    }
+  };
+  l2.push(load(0, 1, 1));
+  run(2);
+  EXPECT_TRUE(perf.order.empty());  // waiting for DRAM
+  Packet st = load(0, 1, 2);
+  st.kind = PacketKind::kStore;
+  l2.push(st);
+  run(2);
+  EXPECT_EQ(perf.order, (std::vector<std::uint32_t>{1, 2}));
+  EXPECT_EQ(l2.stats().early_reads, 1u);
+  run(400);
+  EXPECT_EQ(replies, 2u);  // the load's reply and the store's acknowledgement
+  EXPECT_EQ(perf.order, (std::vector<std::uint32_t>{1, 2}));  // the fill did not read again
 }
 
 // --- shared memory ------------------------------------------------------------------------------
