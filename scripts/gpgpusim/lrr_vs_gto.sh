@@ -6,6 +6,7 @@
 # strict gto (GPGPU-Sim's GTO does not rotate its age order). The kernels are the workloads'
 # own .cu files, included by the hosts in this folder.
 #   scripts/gpgpusim/lrr_vs_gto.sh SIMTSYNC_BINARY CASE...    CASE: atm96 atm24 cpds nw1_4 nw1_16
+#   ht30_bB (HT, 30 CTAs, B buckets); SCHEDULERS="lrr" runs one policy
 # Needs GPGPU-Sim built by the side-by-side tool's setup.sh ($GPGPUSIM_HOME, default
 # ~/.cache/gpgpusim-4.2). Prints one line per case and simulator: cycles, warp instructions,
 # validation. GPGPU-Sim takes minutes per point where simtsync takes seconds; a GPGPU-Sim point
@@ -18,8 +19,9 @@ H=${GPGPUSIM_HOME:-$HOME/.cache/gpgpusim-4.2}
 [ -f "$H/.ready" ] || { echo "build GPGPU-Sim first (the side-by-side tool's setup.sh)"; exit 2; }
 out=${OUT_DIR:-$(mktemp -d)}
 mkdir -p "$out"
-build() {  # $1: host name
+build() {  # $1: host name (ht: the side-by-side tool's own host of the same kernel)
   [ -x "$out/$1" ] && return
+  [ ! -f "$here/$1.cu" ] && [ -x "$H/apps/$1" ] && { ln -s "$H/apps/$1" "$out/$1"; return; }
   ( set +eu; source $H/env.sh; nvcc -ccbin g++-11 -O3 -cudart shared -I"$repo/workloads" \
       -I"$repo/workloads/include" -gencode arch=compute_70,code=[sm_70,compute_70] \
       -o "$out/$1" "$here/$1.cu" )
@@ -31,10 +33,11 @@ for c in "$@"; do
     cpds)  app=(cp_ds 128 128 64 256); sts=(cp_ds_simt --size paper) ;;
     nw1_4)  app=(nw1 4 10); sts=(nw1 --size default) ;;
     nw1_16) app=(nw1 16 10); sts=(nw1 --set workload.tiles=16) ;;
+    ht30_b*) b=${c#ht30_b}; app=(ht 30 256 $b 4); sts=(ht --set workload.ctas=30 --set workload.buckets=$b) ;;
     *) echo "unknown case $c"; continue ;;
   esac
   build "${app[0]}" || { echo "$c: build failed"; continue; }
-  for s in lrr gto; do
+  for s in ${SCHEDULERS:-lrr gto}; do
     d=$out/$c.gpgpusim.$s; mkdir -p $d
     ( set +eu; source $H/env.sh; cd $d
       cp $H/gpgpu-sim/configs/tested-cfgs/SM2_GTX480/*.config $H/gpgpu-sim/configs/tested-cfgs/SM2_GTX480/*.icnt .

@@ -70,13 +70,18 @@ TEST(Mshr, AMergeNeedsTheOutstandingFetchToCoverItsSectors) {
 
 // --- L1 -----------------------------------------------------------------------------------------
 
-TEST(L1Cache, HitAfterFillMissMergesAndCompletesEveryWaiter) {
-  RecordPerform perf;
+// Two MSHRs of four merged accesses each, a four-deep miss queue.
+L1Params merging_l1() {
   L1Params p;
   p.mshrs = 2;
   p.mshr_merge = 4;
   p.miss_queue = 4;
-  L1Cache c(p, CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
+  return p;
+}
+
+TEST(L1Cache, HitAfterFillMissMergesAndCompletesEveryWaiter) {
+  RecordPerform perf;
+  L1Cache c(merging_l1(), CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
   EXPECT_EQ(c.access(load(0, 1, 1), 0), L1Outcome::kMiss);
   EXPECT_EQ(c.access(load(0, 2, 2), 1), L1Outcome::kMerged);
   ASSERT_TRUE(c.has_miss());
@@ -101,11 +106,7 @@ TEST(L1Cache, AWriteReadsTheLoadsMergedIntoAnOutstandingFillFirst) {
   // leaves the SM meanwhile must not be visible to it (the load came first in program order:
   // ld a; st a, r with r not the loaded value): it reads before the write goes down.
   RecordPerform perf;
-  L1Params p;
-  p.mshrs = 2;
-  p.mshr_merge = 4;
-  p.miss_queue = 4;
-  L1Cache c(p, CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
+  L1Cache c(merging_l1(), CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
   EXPECT_EQ(c.access(load(0, 1, 1), 0), L1Outcome::kMiss);
   EXPECT_EQ(c.access(load(0, 2, 2), 1), L1Outcome::kMerged);
   Packet st = load(0, 2, 3);
@@ -287,18 +288,30 @@ TEST(AtomicUnit, SameAddressOperationsSerializeInArrivalOrder) {
 
 // --- L2 slice -----------------------------------------------------------------------------------
 
-TEST(L2Slice, MissFetchesFromDramStoresAreVisibleAtOnceAndDirtyLinesWriteBack) {
+// One L2 slice (latency 10) of a one-partition map, with its DRAM channel and atomic unit.
+struct L2Rig {
+  explicit L2Rig(const L2Params& p) : map(one_partition()), l2(p, map, perf, atom, dram) {}
+  static AddressMapParams one_partition() {
+    AddressMapParams mp;
+    mp.partitions = 1;
+    return mp;
+  }
   RecordPerform perf;
   AtomicLanes lanes;
+  AddressMap map;
+  AtomicUnit atom{AtomicParams{}, lanes};
+  DramChannel dram{DramParams{}};
+  L2Slice l2;
+};
+
+TEST(L2Slice, MissFetchesFromDramStoresAreVisibleAtOnceAndDirtyLinesWriteBack) {
   L2Params p;
   p.geo = CacheGeometry{128, 1, 128, 32};  // a single line: every new line evicts
   p.latency = 10;
-  AddressMapParams mp;
-  mp.partitions = 1;
-  AddressMap map(mp);
-  AtomicUnit atom(AtomicParams{}, lanes);
-  DramChannel dram(DramParams{});
-  L2Slice l2(p, map, perf, atom, dram);
+  L2Rig rig(p);
+  RecordPerform& perf = rig.perf;
+  DramChannel& dram = rig.dram;
+  L2Slice& l2 = rig.l2;
   auto run = [&](std::uint64_t from, std::uint64_t to, std::vector<std::uint64_t>* replies) {
     for (std::uint64_t t = from; t < to; ++t) {
       dram.tick(t);
@@ -334,16 +347,12 @@ TEST(L2Slice, MissFetchesFromDramStoresAreVisibleAtOnceAndDirtyLinesWriteBack) {
 
 TEST(L2Slice, AStoreDoesNotPassALoadWaitingForItsLinesFill) {
   // ld a (misses to DRAM); st a (hits the MSHR'd line, visible at once): the load read first.
-  RecordPerform perf;
-  AtomicLanes lanes;
   L2Params p;
   p.latency = 10;
-  AddressMapParams mp;
-  mp.partitions = 1;
-  AddressMap map(mp);
-  AtomicUnit atom(AtomicParams{}, lanes);
-  DramChannel dram(DramParams{});
-  L2Slice l2(p, map, perf, atom, dram);
+  L2Rig rig(p);
+  RecordPerform& perf = rig.perf;
+  DramChannel& dram = rig.dram;
+  L2Slice& l2 = rig.l2;
   std::uint64_t t = 0, replies = 0;
   auto run = [&](std::uint64_t cycles) {
     for (const std::uint64_t end = t + cycles; t < end; ++t) {
