@@ -41,12 +41,14 @@ void Program::fill_spin_marks(DecodedFunction& df) const {
       if (marked.count(l)) return l;
     return -1;
   };
+  auto is_acquire = [](const ExecInst& e) {
+    return (e.op == ptx::Opcode::kAtom && e.a.op == ptx::Mod::kCasOp) ||
+           e.lock_op == IntrinsicOp::kLoadLock;
+  };
   std::set<int> lock_loops;
   for (int i = 0; i < static_cast<int>(df.code.size()); ++i) {
     ExecInst& e = df.code[static_cast<size_t>(i)];
-    const bool acquire = (e.op == ptx::Opcode::kAtom && e.a.op == ptx::Mod::kCasOp) ||
-                         e.lock_op == IntrinsicOp::kLoadLock;
-    if (!acquire) continue;
+    if (!is_acquire(e)) continue;
     if (const int l = innermost_marked(i); l >= 0) {
       e.sync_role = SyncRole::kLockAttempt;
       lock_loops.insert(l);
@@ -62,9 +64,7 @@ void Program::fill_spin_marks(DecodedFunction& df) const {
   };
   for (int i = 0; i < static_cast<int>(df.code.size()); ++i) {
     ExecInst& e = df.code[static_cast<size_t>(i)];
-    const bool acquire = (e.op == ptx::Opcode::kAtom && e.a.op == ptx::Mod::kCasOp) ||
-                         e.lock_op == IntrinsicOp::kLoadLock;
-    if (!acquire || e.sync_role != SyncRole::kNone) continue;
+    if (!is_acquire(e) || e.sync_role != SyncRole::kNone) continue;
     const analysis::NodeId b = cfg.node_of_inst(i);
     for (const analysis::NodeId s : cfg.succs(b)) {
       const int l = loops.loop_with_header(s);

@@ -25,17 +25,11 @@ L1Outcome L1Cache::access(const Packet& p, Cycle now) {
     }
     if (p.kind != PacketKind::kLoad) {
       // Write-evict: the line leaves L1 (and a fill in flight will not install it), so later
-      // loads of this SM go to L2 behind the write and see it. Loads merged into that fill
-      // read now, before the write can reach L2: they came first and must not see it (the
-      // fill's data is older than the write). The primary read at L2, ahead of the write.
+      // loads of this SM go to L2 behind the write and see it. Loads merged into that fill came
+      // first and read now, before the write leaves (the first waiter reads at L2, ahead of it).
       tags_.invalidate(p.line);
       if (std::vector<Packet>* w = mshr_.waiters(p.line))
-        for (size_t i = 1; i < w->size(); ++i)
-          if (!(*w)[i].performed) {
-            perf_.perform((*w)[i]);
-            (*w)[i].performed = true;
-            ++stats_.early_reads;
-          }
+        for (size_t i = 1; i < w->size(); ++i) read_before_write(perf_, (*w)[i], stats_);
       mshr_.close(p.line);
     }
     count_kind();

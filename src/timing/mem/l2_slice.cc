@@ -54,17 +54,11 @@ bool L2Slice::access(const Packet& p, std::uint64_t now) {
     else
       ++stats_.misses;
     tags_.fill(line, p.sectors, true);
-    // Loads of this line still waiting (for the DRAM fill, or for room to reply) arrived
-    // first: they read now, so the write does not pass them.
-    auto read_first = [&](Packet& w) {
-      if (w.kind != PacketKind::kLoad || w.performed || w.line != line) return;
-      perf_.perform(w);
-      w.performed = true;
-      ++stats_.early_reads;
-    };
+    // Loads of this line still waiting (for the DRAM fill, or for room to reply) came first.
     if (std::vector<Packet>* w = mshr_.waiters(line))
-      for (Packet& q : *w) read_first(q);
-    for (Packet& q : ready_) read_first(q);
+      for (Packet& q : *w) read_before_write(perf_, q, stats_);
+    for (Packet& q : ready_)
+      if (q.line == line) read_before_write(perf_, q, stats_);
     perf_.perform(p);  // visible from now on
     Packet ack = p;
     ack.level = 1;

@@ -60,6 +60,15 @@ inline constexpr StatField<CacheStats> kCacheStatFields[] = {
                   "line was about to pass them (program order: a load never sees a later write)"),
 };
 
+// A load waiting for a fill that a write to its line is about to pass reads memory now, so it
+// does not see the write (docs/memory-model.md); serving it later does not read again.
+inline void read_before_write(IPerform& perf, Packet& w, CacheStats& stats) {
+  if (w.kind != PacketKind::kLoad || w.performed) return;
+  perf.perform(w);
+  w.performed = true;
+  ++stats.early_reads;
+}
+
 class L2Slice {
  public:
   L2Slice(const L2Params& p, const AddressMap& map, IPerform& perf, AtomicUnit& atomics,

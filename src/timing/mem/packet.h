@@ -31,7 +31,7 @@ struct Packet {
   std::uint8_t fill = 0;   // 1: the fill of an L1 miss, 2: of a constant-cache miss
   std::uint8_t level = 0;  // where it was served: 0 L1, 1 L2, 2 DRAM (statistics)
   // A load whose lanes already read memory: a write to its line was about to pass it while it
-  // waited for a fill, and a load never sees a write that came after it (see l2_slice.h).
+  // waited for a fill, and a load never sees a write that came after it (read_before_write).
   bool performed = false;
   Cycle born = 0;          // core cycle it left the coalescer (latency statistics)
   std::uint64_t data_bytes(unsigned sector_bytes) const {
