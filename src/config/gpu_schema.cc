@@ -236,11 +236,16 @@ void add_hierarchy(Schema& s) {
                "GPGPU-Sim 3.x (8-byte read request)")
       .add_int("mem.partitions", 6, 1, 1024, "Memory partitions (channels), each with an L2 slice",
                std::string(kGtx480Cfg) + " -gpgpu_n_mem 6 (384-bit bus = 6 x 64 bit)")
+      .add_int("mem.l2.slices_per_partition", 1, 1, 64,
+               "L2 slices per memory partition, each with its own crossbar port and atomic unit, "
+               "sharing the partition's DRAM channel (GPGPU-Sim's sub-partitions); a channel's "
+               "interleave chunks go to its slices in turn",
+               "estimate (one slice per channel); GPGPU-Sim -gpgpu_n_sub_partition_per_mchannel")
       .add_int("mem.partition_interleave", 256, 32, 1 << 20,
                "Bytes mapped to one partition before the next",
                "estimate (GPGPU-Sim chunked "
                "address mapping)")
-      .add_int("mem.l2.size_bytes", 131072, 128, 1 << 30, "L2 slice capacity per partition",
+      .add_int("mem.l2.size_bytes", 131072, 128, 1 << 30, "L2 slice capacity (per slice)",
                "NVIDIA GF100 whitepaper: 768 KB L2 / 6 partitions")
       .add_int("mem.l2.assoc", 8, 1, 1024, "L2 slice ways (associativity)",
                std::string(kGtx480Cfg) + " -gpgpu_cache:dl2 64:128:8")

@@ -128,6 +128,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   h.icnt.output_buffer = u("mem.icnt.output_buffer");
   h.icnt.header_bytes = u("mem.icnt.header_bytes");
   h.map.partitions = u("mem.partitions");
+  h.map.slices_per_partition = u("mem.l2.slices_per_partition");
   h.map.interleave = u("mem.partition_interleave");
   h.l2.geo = {u("mem.l2.size_bytes"), u("mem.l2.assoc"), u("mem.l2.line_bytes"),
               u("mem.l1.sector_bytes")};

@@ -4,7 +4,8 @@
 
 namespace simtsync::mem {
 
-DramChannel::DramChannel(const DramParams& p) : p_(p) {
+DramChannel::DramChannel(const DramParams& p, unsigned slices)
+    : p_(p), returned_(std::max(1u, slices)) {
   p_.banks = std::max(1u, p_.banks);
   p_.row_bytes = std::max(1u, p_.row_bytes);
   p_.queue = std::max(1u, p_.queue);
@@ -12,6 +13,13 @@ DramChannel::DramChannel(const DramParams& p) : p_(p) {
   p_.burst_length = std::max(1u, p_.burst_length);
   p_.bus_bytes = std::max(1u, p_.bus_bytes);
   banks_.resize(p_.banks);
+}
+
+bool DramChannel::busy() const {
+  if (!queue_.empty() || !done_.empty()) return true;
+  for (const auto& r : returned_)
+    if (!r.empty()) return true;
+  return false;
 }
 
 unsigned DramChannel::bank_of(Addr local) const {
@@ -74,7 +82,8 @@ void DramChannel::tick(std::uint64_t now) {
   now_ = now;
   ++stats_.cycles;
   while (!done_.empty() && done_.front().at + p_.latency <= now) {
-    returned_.push_back(done_.front().p);
+    const Packet& p = done_.front().p;
+    returned_[static_cast<std::size_t>(p.partition) % returned_.size()].push_back(p);
     done_.pop_front();
   }
   if (queue_.empty()) return;

@@ -45,7 +45,8 @@ inline constexpr StatField<DramStats> kDramStatFields[] = {
 
 class DramChannel {
  public:
-  explicit DramChannel(const DramParams& p);
+  // `slices`: the L2 slices sharing the channel; a read returns to slice `p.partition % slices`.
+  explicit DramChannel(const DramParams& p, unsigned slices = 1);
 
   // Where `local` (the address inside this channel) lives.
   unsigned bank_of(Addr local) const;
@@ -55,12 +56,12 @@ class DramChannel {
   // Queues a read (the fill of `p`) or a write-back of `bytes` at channel address `local`.
   bool push(const Packet& p, Addr local, unsigned bytes, bool write);
   void tick(std::uint64_t now);  // one DRAM cycle
-  // Reads whose data has fully arrived (by the DRAM clock), in completion order; the L2 takes
-  // them on its own clock.
-  bool has_return() const { return !returned_.empty(); }
-  Packet& front_return() { return returned_.front(); }
-  void pop_return() { returned_.pop_front(); }
-  bool busy() const { return !queue_.empty() || !done_.empty() || !returned_.empty(); }
+  // Reads whose data has fully arrived (by the DRAM clock), in completion order, per L2 slice
+  // (`slice`: its index within the channel); the slice takes them on its own clock.
+  bool has_return(unsigned slice = 0) const { return !returned_[slice].empty(); }
+  Packet& front_return(unsigned slice = 0) { return returned_[slice].front(); }
+  void pop_return(unsigned slice = 0) { returned_[slice].pop_front(); }
+  bool busy() const;
   DramStats& stats() { return stats_; }
   const DramStats& stats() const { return stats_; }
 
@@ -90,7 +91,7 @@ class DramChannel {
   std::vector<Bank> banks_;
   std::deque<Req> queue_;
   std::deque<Done> done_;        // reads whose data is still on the bus
-  std::deque<Packet> returned_;  // reads complete, waiting for the L2
+  std::vector<std::deque<Packet>> returned_;  // per slice: reads complete, waiting for the L2
   std::uint64_t last_act_ = 0, last_col_ = 0, bus_free_ = 0;
   bool any_act_ = false;
   std::uint64_t now_ = 0;

@@ -5,12 +5,13 @@
 namespace simtsync::mem {
 
 L2Slice::L2Slice(const L2Params& p, const AddressMap& map, IPerform& perf, AtomicUnit& atomics,
-                 DramChannel& dram)
+                 DramChannel& dram, unsigned slice)
     : p_(p),
       map_(map),
       perf_(perf),
       atomics_(atomics),
       dram_(dram),
+      slice_(slice),
       tags_(p.geo),
       mshr_(p.mshrs, p.mshr_merge),
       input_(std::max(1u, p.input_queue)),
@@ -102,9 +103,9 @@ bool L2Slice::access(const Packet& p, std::uint64_t now) {
 
 void L2Slice::tick(std::uint64_t now) {
   // Fills from DRAM: the line's sectors arrive; its waiters are served in arrival order.
-  while (dram_.has_return()) {
-    const Packet f = dram_.front_return();
-    dram_.pop_return();
+  while (dram_.has_return(slice_)) {
+    const Packet f = dram_.front_return(slice_);
+    dram_.pop_return(slice_);
     tags_.fill(f.line, f.sectors, false);
     for (const Packet& w : mshr_.release(f.line)) ready_.push_back(w);
   }

@@ -1,5 +1,6 @@
-// The L2 slice of one memory partition: a sectored, write-back, write-allocate cache in front
-// of the partition's DRAM channel. It takes one packet per L2 cycle from its input queue:
+// An L2 slice of a memory partition: a sectored, write-back, write-allocate cache in front of
+// the partition's DRAM channel (shared with the partition's other slices, if any). It takes one
+// packet per L2 cycle from its input queue:
 //  - loads read memory when the slice has their sectors (a hit, or the fill from DRAM) and
 //    reply `latency` cycles later;
 //  - stores become visible when they are accepted here, allocate their line without fetching
@@ -71,8 +72,9 @@ inline void read_before_write(IPerform& perf, Packet& w, CacheStats& stats) {
 
 class L2Slice {
  public:
+  // `slice`: this slice's index among the slices sharing `dram`.
   L2Slice(const L2Params& p, const AddressMap& map, IPerform& perf, AtomicUnit& atomics,
-          DramChannel& dram);
+          DramChannel& dram, unsigned slice = 0);
 
   bool can_accept() const { return !input_.full(); }
   bool push(const Packet& p) { return input_.try_push(p); }
@@ -93,6 +95,7 @@ class L2Slice {
   IPerform& perf_;
   AtomicUnit& atomics_;
   DramChannel& dram_;
+  unsigned slice_;
   TagArray tags_;
   MshrTable mshr_;
   BoundedQueue<Packet> input_;

@@ -37,7 +37,7 @@ struct IcntParams {              // mem.icnt.*
   unsigned header_bytes = 8;     // mem.icnt.header_bytes: address/control part of a packet
 };
 
-struct L2Params {  // mem.l2.* (one slice per memory partition)
+struct L2Params {  // mem.l2.* (mem.l2.slices_per_partition slices per memory partition)
   CacheGeometry geo{131072, 16, 128, 32};
   unsigned latency = 100;    // mem.l2.latency: access-to-reply, L2 cycles
   unsigned mshrs = 32;       // mem.l2.mshrs
@@ -65,7 +65,7 @@ struct LockQueueParams {  // mem.lock_queue.*
   unsigned sector_bytes = 32;   // the record accesses (bounded: they go through the L2 slice)
 };
 
-struct DramParams {  // mem.dram.* (one channel per memory partition)
+struct DramParams {  // mem.dram.* (one channel per memory partition, shared by its L2 slices)
   unsigned banks = 16;
   unsigned row_bytes = 2048;  // bytes of one row of one bank (the page)
   unsigned tCL = 12, tWL = 4, tRCD = 12, tRP = 12, tRAS = 28, tRC = 40, tRRD = 6, tCCD = 2;
@@ -77,8 +77,9 @@ struct DramParams {  // mem.dram.* (one channel per memory partition)
   bool fr_fcfs = true;        // mem.dram.scheduler: fr_fcfs | fcfs
 };
 
-struct AddressMapParams {  // mem.partitions, mem.partition_interleave
+struct AddressMapParams {  // mem.partitions, mem.l2.slices_per_partition, mem.partition_interleave
   unsigned partitions = 6;
+  unsigned slices_per_partition = 1;  // L2 slices sharing one channel
   unsigned interleave = 256;  // bytes mapped to one partition before the next
 };
 

@@ -19,8 +19,8 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
       perform_(std::move(perform)),
       map_(p.map),
       sms_(p.num_sms),
-      req_net_(p.num_sms, map_.partitions(), p.icnt),
-      rep_net_(map_.partitions(), p.num_sms, p.icnt),
+      req_net_(p.num_sms, map_.slices(), p.icnt),
+      rep_net_(map_.slices(), p.num_sms, p.icnt),
       core_clk_(p.clock.core_mhz),
       icnt_clk_(p.clock.icnt_mhz),
       l2_clk_(p.clock.l2_mhz),
@@ -33,8 +33,12 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
     cp.fill_whole_line = true;
     s.cc = std::make_unique<L1Cache>(cp, cgeo, p.l1.const_latency, *this, 2);
   }
-  for (unsigned i = 0; i < map_.partitions(); ++i)
-    parts_.push_back(std::make_unique<MemoryPartition>(p, map_, *this, *this));
+  for (unsigned c = 0; c < map_.partitions(); ++c)
+    channels_.push_back(std::make_unique<DramChannel>(p.dram, map_.slices_per_partition()));
+  for (unsigned i = 0; i < map_.slices(); ++i)
+    parts_.push_back(std::make_unique<MemoryPartition>(p, map_, *this, *this,
+                                                       *channels_[map_.partition_of_slice(i)],
+                                                       i % map_.slices_per_partition()));
 }
 
 MemoryHierarchy::~MemoryHierarchy() = default;
@@ -75,7 +79,7 @@ bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
   for (Packet& pk : s.pending) {
     if (cst) pk.line += kConstBase;
     pk.sm = r.sm;
-    pk.partition = static_cast<int>(map_.partition_of(pk.line));
+    pk.partition = static_cast<int>(map_.slice_of(pk.line));
     // A unit's table fills go through L1D as the seed's do (seed 003 sec. V-B2: their misses
     // compete for L1 MSHRs); its spills are writes, which L1 evicts and sends on anyway.
     pk.bypass_l1 = r.bypass_l1 || kind == PacketKind::kAtomic || r.space == ReqSpace::kInst;
@@ -328,13 +332,15 @@ void MemoryHierarchy::tick(Cycle now) {
   while (l2_clk_.advance(t))
     for (auto& mp : parts_) mp->tick_l2(l2_clk_.cycle());
   while (dram_clk_.advance(t))
-    for (auto& mp : parts_) mp->tick_dram(dram_clk_.cycle());
+    for (auto& ch : channels_) ch->tick(dram_clk_.cycle());
 }
 
 bool MemoryHierarchy::quiet() const {
   if (outstanding_ != 0 || req_net_.busy() || rep_net_.busy()) return false;
   for (const auto& mp : parts_)
-    if (mp->busy()) return false;  // write-backs still draining
+    if (mp->busy()) return false;
+  for (const auto& ch : channels_)
+    if (ch->busy()) return false;  // write-backs still draining
   return true;
 }
 
@@ -386,7 +392,9 @@ HierarchyStats MemoryHierarchy::stats() const {
     add_cache(h.l2, mp->l2().stats());
     add_atomic(h.atomic, mp->atomics().stats());
     add_lock_queue(h.lock_queue, mp->atomics().lock_queues().stats());
-    DramStats d = mp->dram().stats();
+  }
+  for (const auto& ch : channels_) {
+    DramStats d = ch->stats();
     d.cycles = 0;
     add_dram(h.dram, d);
   }
@@ -396,8 +404,9 @@ HierarchyStats MemoryHierarchy::stats() const {
   h.icnt_cycles = icnt_clk_.cycle();
   h.l2_cycles = l2_clk_.cycle();
   h.dram_cycles = dram_clk_.cycle();
-  h.dram.cycles = h.dram_cycles * parts_.size();
-  h.partitions = parts_.size();
+  h.dram.cycles = h.dram_cycles * channels_.size();
+  h.partitions = channels_.size();
+  h.l2_slices = parts_.size();
   return h;
 }
 

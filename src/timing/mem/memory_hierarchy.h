@@ -1,6 +1,7 @@
 // The memory hierarchy behind the SMs' memory port: per SM a coalescer feeding the L1 data
 // cache and the constant cache one transaction per core cycle; a request crossbar to the
-// memory partitions (L2 slice, atomic unit, DRAM channel) and a reply crossbar back. The core,
+// L2 slices (each with its atomic unit; a memory partition's slices share its DRAM channel) and a
+// reply crossbar back. The core,
 // interconnect, L2 and DRAM clocks tick at their own frequencies (clock_domains.h).
 //
 // A warp's memory instruction is one MemRequest; it completes (and returns to its SM) when the
@@ -36,7 +37,8 @@ struct HierarchyStats {
   // Packet round trip (core cycles, coalescer to completion) by where it was served.
   std::uint64_t latency_sum[3] = {}, latency_count[3] = {};  // L1, L2, DRAM
   std::uint64_t core_cycles = 0, icnt_cycles = 0, l2_cycles = 0, dram_cycles = 0;
-  std::uint64_t partitions = 0;
+  std::uint64_t partitions = 0;  // DRAM channels
+  std::uint64_t l2_slices = 0;   // crossbar ports on the memory side
 };
 
 inline constexpr const char* kReqKindNames[] = {"loads", "stores", "atomics"};
@@ -57,7 +59,9 @@ inline constexpr StatField<HierarchyStats> kHierarchyStatFields[] = {
     SIMTSYNC_STAT(HierarchyStats, icnt_cycles, "interconnect cycles"),
     SIMTSYNC_STAT(HierarchyStats, l2_cycles, "L2 cycles"),
     SIMTSYNC_STAT(HierarchyStats, dram_cycles, "DRAM cycles"),
-    SIMTSYNC_STAT_MAX(HierarchyStats, partitions, "memory partitions"),
+    SIMTSYNC_STAT_MAX(HierarchyStats, partitions, "memory partitions (DRAM channels)"),
+    SIMTSYNC_STAT_MAX(HierarchyStats, l2_slices,
+                      "L2 slices (each with a crossbar port and an atomic unit)"),
 };
 
 // Adds the counters of `b` to `a` (statistics over several launches).
@@ -132,7 +136,8 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   PerformFn perform_;
   AddressMap map_;
   std::vector<SmSide> sms_;
-  std::vector<std::unique_ptr<MemoryPartition>> parts_;
+  std::vector<std::unique_ptr<DramChannel>> channels_;   // one per memory partition
+  std::vector<std::unique_ptr<MemoryPartition>> parts_;  // one per L2 slice
   Crossbar req_net_, rep_net_;
   ClockDomain core_clk_, icnt_clk_, l2_clk_, dram_clk_;
   std::vector<Req> reqs_;

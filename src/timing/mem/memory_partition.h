@@ -1,7 +1,8 @@
-// A memory partition: the L2 slice, its atomic unit and the DRAM channel behind them. The L2
-// slice and the atomic unit run on the L2 clock, the channel on the DRAM clock; replies leave
-// through one port to the interconnect (L2 hits, fills and acknowledgements first, then atomic
-// replies).
+// One L2 slice of a memory partition with its atomic unit, in front of the partition's DRAM
+// channel (owned by the hierarchy; a partition's slices share it, mem.l2.slices_per_partition,
+// GPGPU-Sim's sub-partitions). The slice and the atomic unit run on the L2 clock, the channel
+// on the DRAM clock; replies leave through the slice's own port to the interconnect (L2 hits,
+// fills and acknowledgements first, then atomic replies).
 #pragma once
 
 #include "timing/mem/l2_slice.h"
@@ -10,11 +11,12 @@ namespace simtsync::mem {
 
 class MemoryPartition {
  public:
+  // `slice`: the slice's index within its partition.
   MemoryPartition(const HierarchyParams& p, const AddressMap& map, IPerform& perf,
-                  IAtomicLanes& lanes)
+                  IAtomicLanes& lanes, DramChannel& dram, unsigned slice)
       : atomics_(p.atomic, lanes, p.lock_queue),
-        dram_(p.dram),
-        l2_(p.l2, map, perf, atomics_, dram_) {}
+        dram_(dram),
+        l2_(p.l2, map, perf, atomics_, dram_, slice) {}
 
   L2Slice& l2() { return l2_; }
   AtomicUnit& atomics() { return atomics_; }
@@ -32,8 +34,7 @@ class MemoryPartition {
     l2_.tick(now);
     atomics_.tick(now);
   }
-  void tick_dram(std::uint64_t now) { dram_.tick(now); }
-  bool busy() const { return l2_.busy() || atomics_.busy() || dram_.busy(); }
+  bool busy() const { return l2_.busy() || atomics_.busy(); }
   // The next reply ready to enter the interconnect, if any.
   Packet* reply(std::uint64_t l2_now) {
     // The slice's answers to the partition's own record accesses stay here.
@@ -54,7 +55,7 @@ class MemoryPartition {
 
  private:
   AtomicUnit atomics_;
-  DramChannel dram_;
+  DramChannel& dram_;
   L2Slice l2_;
 };
 

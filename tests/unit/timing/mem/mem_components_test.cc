@@ -378,6 +378,67 @@ TEST(L2Slice, AStoreDoesNotPassALoadWaitingForItsLinesFill) {
   EXPECT_EQ(perf.order, (std::vector<std::uint32_t>{1, 2}));  // the fill did not read again
 }
 
+// --- L2 slices sharing a channel (mem.l2.slices_per_partition) ---------------------------------
+
+TEST(AddressMap, AChannelsChunksGoToItsSlicesInTurnAndStayDenseInTheChannel) {
+  AddressMapParams mp;
+  mp.partitions = 2;
+  mp.interleave = 256;
+  const AddressMap one(mp);  // one slice per channel: the slice is the channel
+  EXPECT_EQ(one.slices(), 2u);
+  for (Addr chunk = 0; chunk < 8; ++chunk) EXPECT_EQ(one.slice_of(chunk * 256), chunk % 2);
+  mp.slices_per_partition = 2;
+  const AddressMap two(mp);
+  EXPECT_EQ(two.slices(), 4u);
+  // Chunks 0..3: channel 0 slice 0, channel 1 slice 0, channel 0 slice 1, channel 1 slice 1.
+  EXPECT_EQ(two.slice_of(0), 0u);
+  EXPECT_EQ(two.slice_of(256), 2u);
+  EXPECT_EQ(two.slice_of(512 + 17), 1u);
+  EXPECT_EQ(two.slice_of(768), 3u);
+  EXPECT_EQ(two.slice_of(1024), 0u);
+  EXPECT_EQ(two.partition_of_slice(1), 0u);
+  EXPECT_EQ(two.partition_of_slice(2), 1u);
+  // The channel address does not depend on the slices: chunk 2 is channel 0's second chunk.
+  EXPECT_EQ(two.local_of(512 + 17), 256u + 17);
+  EXPECT_EQ(one.local_of(512 + 17), two.local_of(512 + 17));
+}
+
+TEST(L2Slice, TwoSlicesShareOneDramChannelAndEachGetsItsOwnFills) {
+  AddressMapParams mp;
+  mp.partitions = 1;
+  mp.slices_per_partition = 2;
+  const AddressMap map(mp);
+  L2Params p;
+  p.latency = 10;
+  RecordPerform perf;
+  AtomicLanes lanes;
+  AtomicUnit atom0{AtomicParams{}, lanes}, atom1{AtomicParams{}, lanes};
+  DramChannel dram{DramParams{}, 2};
+  L2Slice s0(p, map, perf, atom0, dram, 0), s1(p, map, perf, atom1, dram, 1);
+  Packet a = load(0, 1, 1), b = load(256, 1, 2);  // chunk 0 -> slice 0, chunk 1 -> slice 1
+  a.partition = static_cast<int>(map.slice_of(a.line));
+  b.partition = static_cast<int>(map.slice_of(b.line));
+  ASSERT_EQ(a.partition, 0);
+  ASSERT_EQ(b.partition, 1);
+  s1.push(b);
+  s0.push(a);
+  std::vector<std::uint32_t> got0, got1;
+  for (std::uint64_t t = 0; t < 400; ++t) {
+    dram.tick(t);
+    s0.tick(t);
+    s1.tick(t);
+    for (auto [s, got] : {std::pair{&s0, &got0}, std::pair{&s1, &got1}})
+      while (s->has_reply(t)) {
+        got->push_back(s->front_reply().req);
+        s->pop_reply();
+      }
+  }
+  EXPECT_EQ(got0, (std::vector<std::uint32_t>{1}));
+  EXPECT_EQ(got1, (std::vector<std::uint32_t>{2}));
+  EXPECT_EQ(dram.stats().reads, 2u);  // both misses went to the one channel
+  EXPECT_FALSE(dram.busy());
+}
+
 // --- shared memory ------------------------------------------------------------------------------
 
 func::MemAccess shared_access(unsigned stride_words, std::uint64_t mask = 0xffffffffu) {
