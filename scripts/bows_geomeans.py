@@ -2,7 +2,7 @@
 """Geometric means of BOWS over its base policies from recorded metrics.csv files (issue 15).
 
     scripts/bows_geomeans.py docs/results/bows_gtx480_paper/metrics.csv \
-        docs/results/bows_tsp_paper/metrics.csv [--without nw1,nw2]
+        docs/results/bows_tsp_paper/metrics.csv [--without nw1,nw2] [--suffix _s2]
 
 Per kernel: BOWS(P) speedup over P (cycles of P / cycles of BOWS(P)) for P in LRR, rotating GTO
 and CAWA, energy and instruction ratios against rotating GTO, the L1D transactions BOWS saves
@@ -32,13 +32,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("metrics", nargs="+")
     ap.add_argument("--without", default="", help="comma-separated workloads to leave out")
+    ap.add_argument("--suffix", default="",
+                    help="policy-name suffix (l2_slices: _s1 or _s2, lrr_s2 for lrr)")
     a = ap.parse_args()
     rows = load(a.metrics)
     skip = set(filter(None, a.without.split(",")))
     kernels = [w for w in dict.fromkeys(w for w, _ in rows) if w not in skip]
 
     def val(w, pol, key):
-        r = rows.get((w, pol))
+        r = rows.get((w, pol + a.suffix))
         if r is None:
             return None, False
         if not r.get(key):
