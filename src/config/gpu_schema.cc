@@ -234,7 +234,8 @@ void add_hierarchy(Schema& s) {
                "estimate")
       .add_int("mem.icnt.header_bytes", 8, 1, 4096, "Address and control bytes of every packet",
                "GPGPU-Sim 3.x (8-byte read request)")
-      .add_int("mem.partitions", 6, 1, 1024, "Memory partitions (channels), each with an L2 slice",
+      .add_int("mem.partitions", 6, 1, 1024,
+               "Memory partitions (DRAM channels), each with mem.l2.slices_per_partition L2 slices",
                std::string(kGtx480Cfg) + " -gpgpu_n_mem 6 (384-bit bus = 6 x 64 bit)")
       .add_int("mem.l2.slices_per_partition", 1, 1, 64,
                "L2 slices per memory partition, each with its own crossbar port and atomic unit, "
@@ -279,7 +280,7 @@ void add_hierarchy(Schema& s) {
                   "the partition's L2 slice (and DRAM on a miss)",
                   "seed 004 sec. 5.2.1, 6.3 (ideal); sec. 9.2.1 (bounded, future work)")
       .add_int("mem.lock_queue.queues", 64, 1, 1 << 20,
-               "Bounded lock queuing: queues (lock words) per memory partition", "estimate")
+               "Bounded lock queuing: queues (lock words) per L2 slice", "estimate")
       .add_int("mem.lock_queue.records", 32, 2, 1 << 20,
                "Bounded lock queuing: records per queue, the holder's included", "estimate")
       .add_int("mem.lock_queue.backoff", 100, 0, 1000000,
