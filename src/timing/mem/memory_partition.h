@@ -14,16 +14,12 @@ class MemoryPartition {
   // `slice`: the slice's index within its partition.
   MemoryPartition(const HierarchyParams& p, const AddressMap& map, IPerform& perf,
                   IAtomicLanes& lanes, DramChannel& dram, unsigned slice)
-      : atomics_(p.atomic, lanes, p.lock_queue),
-        dram_(dram),
-        l2_(p.l2, map, perf, atomics_, dram_, slice) {}
+      : atomics_(p.atomic, lanes, p.lock_queue), l2_(p.l2, map, perf, atomics_, dram, slice) {}
 
   L2Slice& l2() { return l2_; }
   AtomicUnit& atomics() { return atomics_; }
-  DramChannel& dram() { return dram_; }
   const L2Slice& l2() const { return l2_; }
   const AtomicUnit& atomics() const { return atomics_; }
-  const DramChannel& dram() const { return dram_; }
 
   void tick_l2(std::uint64_t now) {
     // Lock-queue records (bounded queuing) go through the slice like any access.
@@ -55,7 +51,6 @@ class MemoryPartition {
 
  private:
   AtomicUnit atomics_;
-  DramChannel& dram_;
   L2Slice l2_;
 };
 
