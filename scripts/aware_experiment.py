@@ -42,7 +42,9 @@ FIG11 = [("delayed", [AWARE])] + [
 FIG12 = [(f"st{s}_rt{r}", [AWARE, f"sm.reconvergence.st_entries={s}",
                            f"sm.reconvergence.rt_entries={r}"])
          for s, r in ((32, 32), (8, 4), (4, 2), (2, 1), (1, 1))]
-COMMON = ["watchdog.no_completion_window=0", "watchdog.max_cycles=50000000"]
+# mem.l2.set_index=global reproduces the recording (made before the L2 set index fix, 2026-11-29).
+COMMON = ["mem.l2.set_index=global", "watchdog.no_completion_window=0",
+          "watchdog.max_cycles=50000000"]
 FIELDS = ["part", "kernel", "variant", "workload", "size", "cycles", "norm_cycles", "instructions",
           "norm_instructions", "exit_code", "validated", "note", "simd_efficiency",
           "unit_splits", "unit_fifo_switches", "unit_delayed", "unit_timeouts",

@@ -258,6 +258,12 @@ void add_hierarchy(Schema& s) {
                std::string(kGtx480Cfg) + " dl2 ...,A:32:4")
       .add_int("mem.l2.mshr_merge", 4, 1, 1 << 16, "Requests one L2 MSHR entry can hold",
                std::string(kGtx480Cfg) + " dl2 ...,A:32:4")
+      .add_choice("mem.l2.set_index", "slice", {"slice", "global"},
+                  "Address an L2 slice indexes its sets with: slice = the address inside the "
+                  "slice (channel and slice bits removed), global = the whole line address "
+                  "(a slice then uses only the sets its fixed address bits select)",
+                  "GPGPU-Sim 4.2 gpu-cache.cc l2_cache_config::set_index (indexes with "
+                  "partition_address(), the partition bits removed, to avoid set camping)")
       .add_int("mem.l2.input_queue", 8, 1, 1 << 16, "Packets waiting at a slice's input",
                "estimate (GPGPU-Sim -gpgpu_icnt_to_l2 queue 8)")
       .add_int("mem.atomic.queue", 16, 1, 1 << 16, "Atomic packets waiting for a slice's unit",

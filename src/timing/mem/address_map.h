@@ -27,6 +27,11 @@ class AddressMap {
   unsigned partition_of_slice(unsigned slice) const { return slice / sub_; }
   // The address inside its partition's channel.
   Addr local_of(Addr a) const { return (a / inter_ / parts_) * inter_ + a % inter_; }
+  // The address inside its slice: its channel and slice digits removed (what a slice's cache
+  // indexes its sets with).
+  Addr slice_local_of(Addr a) const {
+    return (a / inter_ / (Addr{parts_} * sub_)) * inter_ + a % inter_;
+  }
 
  private:
   unsigned parts_, sub_, inter_;

@@ -12,7 +12,7 @@ L2Slice::L2Slice(const L2Params& p, const AddressMap& map, IPerform& perf, Atomi
       atomics_(atomics),
       dram_(dram),
       slice_(slice),
-      tags_(p.geo),
+      tags_(p.geo, p.global_set_index ? nullptr : &map),
       mshr_(p.mshrs, p.mshr_merge),
       input_(std::max(1u, p.input_queue)),
       replies_(std::max(8u, p.input_queue + p.mshrs)) {}

@@ -43,6 +43,10 @@ struct L2Params {  // mem.l2.* (mem.l2.slices_per_partition slices per memory pa
   unsigned mshrs = 32;       // mem.l2.mshrs
   unsigned mshr_merge = 8;   // mem.l2.mshr_merge
   unsigned input_queue = 8;  // mem.l2.input_queue: packets from the interconnect
+  // mem.l2.set_index: false (`slice`) indexes the sets with the address inside the slice, the
+  // partition and slice bits removed; true (`global`) with the whole line address, so a slice
+  // uses only the sets its addresses' fixed bits select (set camping).
+  bool global_set_index = false;
 };
 
 struct AtomicParams {                  // mem.atomic.* (one unit per L2 slice)

@@ -4,8 +4,9 @@
 
 namespace simtsync::mem {
 
-TagArray::TagArray(const CacheGeometry& g)
-    : line_(std::max(1u, g.line)),
+TagArray::TagArray(const CacheGeometry& g, const AddressMap* slice_map)
+    : slice_map_(slice_map),
+      line_(std::max(1u, g.line)),
       sector_(std::clamp(g.sector, 1u, std::max(1u, g.line))),
       assoc_(std::max(1u, g.assoc)),
       sets_(std::max(1u, g.bytes / (line_ * assoc_))) {

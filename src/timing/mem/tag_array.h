@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/types.h"
+#include "timing/mem/address_map.h"
 #include "timing/mem/mem_params.h"
 
 namespace simtsync::mem {
@@ -19,7 +20,10 @@ struct Eviction {
 
 class TagArray {
  public:
-  explicit TagArray(const CacheGeometry& g);
+  // With `slice_map`, the sets are indexed with the address inside its L2 slice
+  // (AddressMap::slice_local_of), as a partitioned L2 does: the channel and slice bits are the
+  // same for every line of a slice, so indexing with them would leave most sets unused.
+  explicit TagArray(const CacheGeometry& g, const AddressMap* slice_map = nullptr);
 
   Addr line_of(Addr a) const { return a / line_ * line_; }
   unsigned sectors_per_line() const { return line_ / sector_; }
@@ -47,8 +51,12 @@ class TagArray {
   static constexpr Addr kUnused = ~Addr{0};
   Way* find(Addr line);
   void set_line(std::size_t way, Addr line, bool used) { lines_[way] = used ? line : kUnused; }
-  unsigned set_of(Addr line) const { return static_cast<unsigned>((line / line_) % sets_); }
+  unsigned set_of(Addr line) const {
+    const Addr a = slice_map_ ? slice_map_->slice_local_of(line) : line;
+    return static_cast<unsigned>((a / line_) % sets_);
+  }
 
+  const AddressMap* slice_map_;
   unsigned line_, sector_, assoc_, sets_;
   std::vector<Way> ways_;
   std::vector<Addr> lines_;

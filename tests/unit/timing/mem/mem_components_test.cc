@@ -403,6 +403,44 @@ TEST(AddressMap, AChannelsChunksGoToItsSlicesInTurnAndStayDenseInTheChannel) {
   EXPECT_EQ(one.local_of(512 + 17), two.local_of(512 + 17));
 }
 
+// A slice's lines all share their channel and slice digits; indexed with the whole address
+// they would fall into a few sets (GTX480: 6 channels x 2 slices, 64 sets of 8 ways: 16 of the
+// 64 sets). Indexed with the address inside the slice, consecutive lines of a slice fill every
+// set before any set needs a second way, as GPGPU-Sim's l2_cache_config::set_index does.
+TEST(TagArray, AnL2SliceIndexesItsSetsWithTheAddressInsideTheSlice) {
+  AddressMapParams mp;
+  mp.partitions = 6;
+  mp.slices_per_partition = 2;
+  mp.interleave = 256;
+  const AddressMap map(mp);
+  EXPECT_EQ(map.slice_local_of(0), 0u);
+  EXPECT_EQ(map.slice_local_of(12 * 256 + 5), 256u + 5);  // slice 0's second chunk
+  EXPECT_EQ(map.slice_local_of(3 * 256 + 7), 7u);         // slice 6's first chunk
+  const CacheGeometry geo{64 * 1024, 8, 128, 32};         // 64 sets
+  // The first 64 KB of slice 0 (chunks 0, 12, 24, ..., two lines each): the sliced index
+  // holds all of it, the global one only what its camped sets hold.
+  TagArray sliced(geo, &map), global(geo);
+  std::vector<Addr> many;
+  for (Addr chunk = 0; many.size() < 8 * 64; chunk += 12) {
+    ASSERT_EQ(map.slice_of(chunk * 256), 0u);
+    many.push_back(chunk * 256);
+    many.push_back(chunk * 256 + 128);
+  }
+  for (Addr l : many) {
+    sliced.allocate(l);
+    sliced.fill(l, 0xf, false);
+    global.allocate(l);
+    global.fill(l, 0xf, false);
+  }
+  unsigned sliced_hits = 0, global_hits = 0;
+  for (Addr l : many) {
+    sliced_hits += sliced.probe(l, false) != 0;
+    global_hits += global.probe(l, false) != 0;
+  }
+  EXPECT_EQ(sliced_hits, 8u * 64);
+  EXPECT_EQ(global_hits, 8u * 16);  // 16 sets camped on: a quarter of the capacity
+}
+
 TEST(L2Slice, TwoSlicesShareOneDramChannelAndEachGetsItsOwnFills) {
   AddressMapParams mp;
   mp.partitions = 1;
