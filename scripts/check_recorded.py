@@ -2,6 +2,7 @@
 """Re-runs a deterministic sample of the recorded results in docs/results/ and compares them.
 
     scripts/check_recorded.py build/tools/simtsync [--every 4] [--max-seconds 20] [--jobs N]
+        [--experiments A,B] [--workloads W,V]
 
 Each docs/results/NAME/results.csv row is one point of experiments/NAME.yaml (its `point`
 column is the point id). The point's command line comes from the experiment engine itself
@@ -97,6 +98,7 @@ def main():
                     help="recorded results (default: %(default)s)")
     ap.add_argument("--experiments", help="comma-separated names (default: every folder there "
                     "with a results.csv)")
+    ap.add_argument("--workloads", help="comma-separated workload names: only their rows")
     ap.add_argument("--every", type=int, default=4, help="every N-th eligible row (default 4)")
     ap.add_argument("--max-seconds", type=float, default=20.0,
                     help="skip rows whose recorded run took longer (default 20)")
@@ -121,6 +123,8 @@ def main():
             continue
         with open(os.path.join(a.results, name, "results.csv")) as f:
             rows = list(csv.DictReader(f))
+        if a.workloads:
+            rows = [r for r in rows if r["workload"] in a.workloads.split(",")]
         exp = Experiment(os.path.join(ROOT, "experiments", name + ".yaml"))
         points = {p.id: p for p in exp.points}
         chosen, slow = sample(rows, a.every, a.max_seconds, a.max_rows)
