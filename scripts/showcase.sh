@@ -21,6 +21,7 @@ run 3 run barrier_skip
 run 0 run ht_mimd --set compile.ssde=true --size test
 run 0 run mb_chase --size paper
 run 0 run ht --set sm.warp_scheduler.impl=lrr
+run 0 run ht --set sm.warp_scheduler.impl=bows
 run 0 run recursion --mode functional
 # Unmodified CUDA programs (nvcc -cudart shared) through simtsync's libcudart.so.13: a tiled
 # matrix multiply; device printf; a naive spin lock that deadlocks under the IPDOM stack and
