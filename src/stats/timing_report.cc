@@ -103,6 +103,9 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
     j["cycles"] = k.cycles;
     j["ctas"] = k.ctas;
     j["completed"] = k.completed;
+    j["occupancy_ctas_per_sm"] = k.occupancy_ctas_per_sm;
+    j["warps_per_cta"] = k.warps_per_cta;
+    j["registers_per_thread"] = k.registers_per_thread;
     j["warp_instructions"] = k.warp_instructions;
     j["thread_instructions"] = k.thread_instructions;
     j["ipc"] =
@@ -254,10 +257,10 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
   if (t.launches.size() > 1) {
     for (const auto& k : t.launches)
       out += fmt::format(
-          "    {:<20} {:>16}  cycles, {} warp instructions, IPC {:.3f}\n", k.kernel, k.cycles,
-          k.warp_instructions,
-          k.cycles ? static_cast<double>(k.warp_instructions) / static_cast<double>(k.cycles)
-                   : 0.0);
+          "    {:<20} {:>16}  cycles, {} warp instructions, IPC {:.3f}, {} CTAs/SM\n", k.kernel,
+          k.cycles, k.warp_instructions,
+          k.cycles ? static_cast<double>(k.warp_instructions) / static_cast<double>(k.cycles) : 0.0,
+          k.occupancy_ctas_per_sm);
   }
   row("ipc", fmt::format("{:.4f}", g["ipc"].get<double>()),
       "warp instructions per cycle, whole GPU");

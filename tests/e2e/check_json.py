@@ -33,6 +33,22 @@ assert "issued" in g["sm"][0]["sched"][0]
 assert len(g["kernels"]) == 1 and g["kernels"][0]["kernel"] == "ht_insert"
 assert g["kernels"][0]["cycles"] == g["cycles"]
 assert os.path.exists(os.path.join(out, "ht_timing.config.yaml"))
+# Per-launch occupancy: bh's six kernels at 256 threads per CTA differ in registers per thread,
+# so (with ptxas' counts) in CTAs per SM; the totals' occupancy is the last launch's.
+path = os.path.join(out, "bh_occupancy.json")
+subprocess.run([exe, "run", "bh", "--size", "test", "--set", "workload.threads=256", "--json",
+                path], check=True)
+b = json.load(open(path))["stats"]["gpu"]
+ks = b["kernels"]
+assert [k["kernel"] for k in ks[:6]] == ["bh_bb", "bh_tb", "bh_sm", "bh_st", "bh_fc", "bh_int"]
+for k in ks:
+    assert k["warps_per_cta"] == 8 and 1 <= k["occupancy_ctas_per_sm"] <= 8, k
+assert ks[-1]["occupancy_ctas_per_sm"] == b["occupancy_ctas_per_sm"]
+assert ks[-1]["registers_per_thread"] == b["registers_per_thread"]
+if b["registers_source"] == "ptxas":
+    occ = {k["kernel"]: k["occupancy_ctas_per_sm"] for k in ks}
+    regs = {k["kernel"]: k["registers_per_thread"] for k in ks}
+    assert regs["bh_tb"] > regs["bh_st"] and occ["bh_tb"] < occ["bh_st"], (regs, occ)
 assert "gpu.cycles," in open(csv).read()
 # Determinism: a second identical run gives identical statistics.
 path2 = os.path.join(out, "ht_timing2.json")

@@ -16,6 +16,9 @@ void TimingGpu::collect(const Launch& l, const func::LaunchResult& result) {
   rec.cycles = result.cycles;
   rec.ctas = l.done_ctas;
   rec.completed = result.completed;
+  rec.occupancy_ctas_per_sm = ctas_per_sm(p_, l.needs);
+  rec.warps_per_cta = l.needs.warps;
+  rec.registers_per_thread = l.registers_per_thread;
   const auto& sched_decl = sched::scheduler_stats(p_.sm.scheduler.impl);
   const auto& fetch_decl = sched::fetch_policy_stats(p_.sm.fetch_policy.impl);
   const auto launch = static_cast<unsigned>(totals_.launches.size());

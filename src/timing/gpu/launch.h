@@ -42,6 +42,7 @@ struct Launch final : func::IExecListener {
   std::unique_ptr<SyncStatus> sync;  // stats.sync_status
   func::Watchdog dog;
   Needs needs;
+  unsigned registers_per_thread = 0;  // as ptxas (or the config) counts them
   std::vector<int> cta_sm;  // launch CTA -> SM running it (-1: not running)
   std::size_t next_cta = 0, done_ctas = 0;
   std::uint64_t age = 0;

@@ -89,6 +89,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   // Occupancy needs of one CTA.
   const KernelResources res = resources_.of(prog.module(), kernel.name);
   totals_.last_resources = res;
+  l.registers_per_thread = res.registers;
   l.needs = cta_needs(p_, static_cast<unsigned>(block.count()), ws, res.registers,
                       kernel.static_shared + dynamic_shared);
   const unsigned regs_per_thread = l.needs.registers / l.needs.threads;

@@ -70,6 +70,9 @@ struct KernelRecord {
   std::uint64_t ctas = 0;
   std::uint64_t scheduler_cycles[static_cast<int>(sm::StallKind::kCount)] = {};
   bool completed = false;
+  // The launch's occupancy: CTAs one SM can hold at once (the tightest of the thread, warp,
+  // register, shared-memory and CTA-slot limits), warps per CTA, registers per thread.
+  unsigned occupancy_ctas_per_sm = 0, warps_per_cta = 0, registers_per_thread = 0;
 };
 
 // A policy's record (sched::PolicyRecord) with where it came from.
