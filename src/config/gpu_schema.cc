@@ -206,6 +206,12 @@ void add_hierarchy(Schema& s) {
                "CUDA C Programming Guide, compute capability 2.x: 128-byte L1 lines")
       .add_int("mem.l1.sector_bytes", 32, 4, 4096, "Sector (transfer granularity) of every cache",
                "CUDA C Programming Guide, compute capability 2.x: 32-byte L2 segments")
+      .add_choice("mem.l1.set_index", "linear", {"linear", "fermi_hash"},
+                  "How the L1 data cache picks a set: linear = line index modulo the sets; "
+                  "fermi_hash = line-index bits 7-11 XOR address bits 13-15, 17, 19 (bit 12 on "
+                  "top with 64 sets; needs 128-byte lines and 32 or 64 sets)",
+                  "Nugteren et al., HPCA 2014 (Fermi's L1 hash); GPGPU-Sim SM2_GTX480 dl1 "
+                  "N:32:128:4,L:L:m:N:H uses it")
       .add_int(
           "mem.l1.latency", 20, 1, 100000, "L1 hit latency, core cycles",
           "estimate (GPGPU-Sim 3.x has no separate L1 latency; see docs/memory-calibration.md)")

@@ -119,6 +119,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   h.l1.mshr_merge = u("mem.l1.mshr_merge");
   h.l1.miss_queue = u("mem.l1.miss_queue");
   h.l1.fill_whole_line = c.get_bool("mem.l1.fill_whole_line");
+  h.l1.fermi_hash_sets = c.get_string("mem.l1.set_index") == "fermi_hash";
   h.l1.const_bytes = u("mem.const_cache.size_bytes");
   h.l1.const_latency = u("mem.const_cache.latency");
   h.icnt.latency = u("mem.icnt.latency");
@@ -202,6 +203,14 @@ GpuParams gpu_params_from(const config::Config& c) {
   };
   check_geometry(h.l1.geo, "mem.l1.size_bytes", "mem.l1.assoc", "mem.l1.line_bytes");
   check_geometry(h.l2.geo, "mem.l2.size_bytes", "mem.l2.assoc", "mem.l2.line_bytes");
+  if (h.l1.fermi_hash_sets) {
+    const unsigned sets = h.l1.geo.bytes / (h.l1.geo.assoc * h.l1.geo.line);
+    if (h.l1.geo.line != 128 || (sets != 32 && sets != 64))
+      throw usage_error(fmt::format(
+          "key 'mem.l1.set_index': fermi_hash needs 128-byte lines and 32 or 64 sets; "
+          "mem.l1.size_bytes, mem.l1.assoc and mem.l1.line_bytes give {}-byte lines, {} sets",
+          h.l1.geo.line, sets));
+  }
   // The constant cache: 4 ways (memory_hierarchy.cc) of the L1 line.
   check_geometry({h.l1.const_bytes, mem::kConstCacheAssoc, h.l1.geo.line, h.l1.geo.sector},
                  "mem.const_cache.size_bytes", "4 (the constant cache's fixed associativity)",

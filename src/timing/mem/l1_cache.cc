@@ -11,7 +11,7 @@ L1Cache::L1Cache(const L1Params& p, const CacheGeometry& geo, unsigned latency, 
       latency_(latency),
       perf_(perf),
       fill_tag_(fill_tag),
-      tags_(geo),
+      tags_(geo, nullptr, p.fermi_hash_sets),
       mshr_(p.mshrs, p.mshr_merge),
       miss_q_(std::max(1u, p.miss_queue)),
       hits_(std::max(4u, latency + 2)) {}

@@ -4,8 +4,9 @@
 
 namespace simtsync::mem {
 
-TagArray::TagArray(const CacheGeometry& g, const AddressMap* slice_map)
+TagArray::TagArray(const CacheGeometry& g, const AddressMap* slice_map, bool fermi_hash)
     : slice_map_(slice_map),
+      fermi_hash_(fermi_hash),
       line_(std::max(1u, g.line)),
       sector_(std::clamp(g.sector, 1u, std::max(1u, g.line))),
       assoc_(std::max(1u, g.assoc)),

@@ -23,7 +23,11 @@ class TagArray {
   // With `slice_map`, the sets are indexed with the address inside its L2 slice
   // (AddressMap::slice_local_of), as a partitioned L2 does: the channel and slice bits are the
   // same for every line of a slice, so indexing with them would leave most sets unused.
-  explicit TagArray(const CacheGeometry& g, const AddressMap* slice_map = nullptr);
+  // With `fermi_hash` (32 or 64 sets), the set is the line-index bits 7-11 XORed with address
+  // bits 13, 14, 15, 17 and 19 (bit 12 on top with 64 sets): the Fermi L1 hash of Nugteren et
+  // al. (HPCA 2014), as GPGPU-Sim's FERMI_HASH_SET_FUNCTION computes it for 128-byte lines.
+  explicit TagArray(const CacheGeometry& g, const AddressMap* slice_map = nullptr,
+                    bool fermi_hash = false);
 
   Addr line_of(Addr a) const { return a / line_ * line_; }
   unsigned sectors_per_line() const { return line_ / sector_; }
@@ -52,11 +56,17 @@ class TagArray {
   Way* find(Addr line);
   void set_line(std::size_t way, Addr line, bool used) { lines_[way] = used ? line : kUnused; }
   unsigned set_of(Addr line) const {
+    if (fermi_hash_) {
+      const Addr upper = ((line >> 13) & 0x7) | ((line >> 14) & 0x8) | ((line >> 15) & 0x10);
+      const Addr set = ((line / line_) & 0x1f) ^ upper;
+      return static_cast<unsigned>(sets_ == 64 ? set | ((line >> 7) & 0x20) : set);
+    }
     const Addr a = slice_map_ ? slice_map_->slice_local_of(line) : line;
     return static_cast<unsigned>((a / line_) % sets_);
   }
 
   const AddressMap* slice_map_;
+  bool fermi_hash_;
   unsigned line_, sector_, assoc_, sets_;
   std::vector<Way> ways_;
   std::vector<Addr> lines_;

@@ -441,6 +441,35 @@ TEST(TagArray, AnL2SliceIndexesItsSetsWithTheAddressInsideTheSlice) {
   EXPECT_EQ(global_hits, 8u * 16);  // 16 sets camped on: a quarter of the capacity
 }
 
+// Fermi's L1 hash (Nugteren et al., HPCA 2014; GPGPU-Sim's FERMI_HASH_SET_FUNCTION): with 32
+// sets of 128-byte lines, lines 4 KB apart share a set when indexed linearly but are spread by
+// the XOR of address bits 13-15, 17 and 19, which also folds lines of different linear sets
+// into one hashed set.
+TEST(TagArray, TheFermiHashSpreadsFourKilobyteStridesAndFoldsHighBitsIn) {
+  const CacheGeometry geo{16 * 1024, 4, 128, 32};  // 32 sets of 4 ways
+  TagArray linear(geo), hashed(geo, nullptr, true);
+  auto fill = [](TagArray& t, Addr l) {
+    t.allocate(l);
+    t.fill(l, 0xf, false);
+  };
+  // Five lines 4 KB apart: bits 12-14 differ, so the hash puts them in sets 0, 0, 1, 1, 2.
+  for (Addr i = 0; i < 5; ++i) {
+    fill(linear, i * 4096);
+    fill(hashed, i * 4096);
+  }
+  EXPECT_EQ(linear.probe(0, false), 0u);  // one set, four ways: the first line left
+  for (Addr i = 0; i < 5; ++i) EXPECT_NE(hashed.probe(i * 4096, false), 0u) << i;
+  // Lines 0, 0x1000, 0x2080, 0x3080 and 0x4100 all hash to set 0 (linearly: sets 0, 0, 1, 1,
+  // 2), so the fifth evicts line 0 from the hashed cache only.
+  TagArray h2(geo, nullptr, true), l2(geo);
+  for (Addr l : {Addr{0}, Addr{0x1000}, Addr{0x2080}, Addr{0x3080}, Addr{0x4100}}) {
+    fill(h2, l);
+    fill(l2, l);
+  }
+  EXPECT_EQ(h2.probe(0, false), 0u);
+  EXPECT_NE(l2.probe(0, false), 0u);
+}
+
 TEST(L2Slice, TwoSlicesShareOneDramChannelAndEachGetsItsOwnFills) {
   AddressMapParams mp;
   mp.partitions = 1;
