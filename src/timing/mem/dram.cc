@@ -83,7 +83,7 @@ void DramChannel::tick(std::uint64_t now) {
   ++stats_.cycles;
   while (!done_.empty() && done_.front().at + p_.latency <= now) {
     const Packet& p = done_.front().p;
-    returned_[static_cast<std::size_t>(p.partition) % returned_.size()].push_back(p);
+    returned_[static_cast<std::size_t>(p.slice) % returned_.size()].push_back(p);
     done_.pop_front();
   }
   if (queue_.empty()) return;

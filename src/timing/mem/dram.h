@@ -45,7 +45,7 @@ inline constexpr StatField<DramStats> kDramStatFields[] = {
 
 class DramChannel {
  public:
-  // `slices`: the L2 slices sharing the channel; a read returns to slice `p.partition % slices`.
+  // `slices`: the L2 slices sharing the channel; a read returns to slice `p.slice % slices`.
   explicit DramChannel(const DramParams& p, unsigned slices = 1);
 
   // Where `local` (the address inside this channel) lives.

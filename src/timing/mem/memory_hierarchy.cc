@@ -80,7 +80,7 @@ bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
   for (Packet& pk : s.pending) {
     if (cst) pk.line += kConstBase;
     pk.sm = r.sm;
-    pk.partition = static_cast<int>(map_.slice_of(pk.line));
+    pk.slice = static_cast<int>(map_.slice_of(pk.line));
     // A unit's table fills go through L1D as the seed's do (seed 003 sec. V-B2: their misses
     // compete for L1 MSHRs); its spills are writes, which L1 evicts and sends on anyway.
     pk.bypass_l1 = r.bypass_l1 || kind == PacketKind::kAtomic || r.space == ReqSpace::kInst;
@@ -296,7 +296,7 @@ void MemoryHierarchy::tick_core(Cycle now) {
       while (c->has_miss() && req_net_.can_inject(sm)) {
         s.cc_first = c == s.l1.get();  // the other one first next time
         const Packet& m = c->front_miss();
-        req_net_.inject(sm, static_cast<unsigned>(m.partition), m, request_bytes(m));
+        req_net_.inject(sm, static_cast<unsigned>(m.slice), m, request_bytes(m));
         c->pop_miss();
       }
   }

@@ -20,7 +20,7 @@ struct Packet {
   std::uint64_t lanes = 0;    // lanes of the warp access it serves
   int sm = 0;
   std::uint32_t req = 0;   // the warp request it belongs to (MemoryHierarchy's table)
-  int partition = 0;       // destination memory partition
+  int slice = 0;           // destination L2 slice (AddressMap::slice_of)
   std::uint16_t ops = 0;   // atomics: lane operations it carries
   bool bypass_l1 = false;  // atomics, .volatile, .cg: served at L2
   bool local = false;      // thread-private (local) space

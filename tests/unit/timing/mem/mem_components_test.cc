@@ -483,10 +483,10 @@ TEST(L2Slice, TwoSlicesShareOneDramChannelAndEachGetsItsOwnFills) {
   DramChannel dram{DramParams{}, 2};
   L2Slice s0(p, map, perf, atom0, dram, 0), s1(p, map, perf, atom1, dram, 1);
   Packet a = load(0, 1, 1), b = load(256, 1, 2);  // chunk 0 -> slice 0, chunk 1 -> slice 1
-  a.partition = static_cast<int>(map.slice_of(a.line));
-  b.partition = static_cast<int>(map.slice_of(b.line));
-  ASSERT_EQ(a.partition, 0);
-  ASSERT_EQ(b.partition, 1);
+  a.slice = static_cast<int>(map.slice_of(a.line));
+  b.slice = static_cast<int>(map.slice_of(b.line));
+  ASSERT_EQ(a.slice, 0);
+  ASSERT_EQ(b.slice, 1);
   s1.push(b);
   s0.push(a);
   std::vector<std::uint32_t> got0, got1;
