@@ -83,7 +83,9 @@ void add_icache(Schema& s) {
           "sm.icache.miss_latency", 120, 0, 100000,
           "Cycles to fill a missing line with mem.model: simple (the hierarchy fills it from L2)",
           "estimate: GPGPU-Sim SM2_GTX480 -gpgpu_l2_rop_latency 120")
-      .add_bool("sm.icache.perfect", false, "Every fetch hits (to isolate front-end effects)",
+      .add_bool("sm.icache.perfect", false,
+                "Every fetch hits: no I-cache misses, fill requests or fill stalls, under "
+                "either mem.model (to isolate front-end effects)",
                 "experiment switch");
 }
 

@@ -77,8 +77,10 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.icache_line = u("sm.icache.line_bytes");
   s.icache_assoc = u("sm.icache.assoc");
   s.icache_hit_latency = u("sm.icache.hit_latency");
-  s.icache_miss_latency =
-      c.get_bool("sm.icache.perfect") ? s.icache_hit_latency : u("sm.icache.miss_latency");
+  s.icache_miss_latency = u("sm.icache.miss_latency");
+  // Honoured by the I-cache itself, so it holds under both memory models (with the hierarchy a
+  // miss fills from L2 and never reads the miss latency).
+  s.icache_perfect = c.get_bool("sm.icache.perfect");
   using sm::OpClass;
   using sm::UnitKind;
   s.units[static_cast<int>(UnitKind::kSp)] = u("sm.units.sp");

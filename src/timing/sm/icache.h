@@ -1,6 +1,6 @@
 // Instruction cache tags: set-associative, LRU. Only timing: instructions come from the
-// decoded program. A miss fills after the miss latency (the fill path is the stand-in memory
-// until the memory hierarchy models L2 fills).
+// decoded program. A miss fills from L2 through the memory port (mem.model: hierarchy) or after
+// sm.icache.miss_latency (mem.model: simple); a perfect I-cache never misses.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +24,9 @@ inline constexpr StatField<ICacheStats> kICacheStatFields[] = {
 
 class ICache {
  public:
-  ICache(unsigned size_bytes, unsigned line_bytes, unsigned assoc);
+  // perfect (sm.icache.perfect): every access hits, so no fill is ever requested, whichever
+  // memory model would serve it.
+  ICache(unsigned size_bytes, unsigned line_bytes, unsigned assoc, bool perfect = false);
   // Returns true on a hit; on a miss installs the line (evicting the LRU way).
   bool access(Pc pc, Cycle now);
   const ICacheStats& stats() const { return stats_; }
@@ -35,6 +37,7 @@ class ICache {
     Cycle used = 0;
   };
   unsigned line_, assoc_, sets_;
+  bool perfect_;
   std::vector<Way> ways_;
   ICacheStats stats_;
 };

@@ -12,7 +12,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
       p_(p),
       ex_(ex),
       port_(port),
-      icache_(p.icache_bytes, p.icache_line, p.icache_assoc),
+      icache_(p.icache_bytes, p.icache_line, p.icache_assoc, p.icache_perfect),
       shared_(mem::SharedMemParams{p.shared_banks, p.shared_bank_bytes, p.shared_latency,
                                    p.shared_lock_bits}),
       lock_bits_(std::max(1u, p.shared_lock_bits), 0) {

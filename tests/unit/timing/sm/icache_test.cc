@@ -1,4 +1,5 @@
-// Instruction-cache tag tests: hits after a miss, LRU replacement within a set, counters.
+// Instruction-cache tag tests: hits after a miss, LRU replacement within a set, counters, the
+// perfect I-cache.
 #include "timing/sm/icache.h"
 
 #include <gtest/gtest.h>
@@ -51,6 +52,15 @@ TEST(ICache, DirectMappedAndFullyAssociativeShapes) {
   ICache fa(512, 128, 4);  // 1 set, 4 ways
   for (Pc pc : {0, 256, 512, 1024}) EXPECT_FALSE(fa.access(pc, 1 + pc));
   for (Pc pc : {0, 256, 512, 1024}) EXPECT_TRUE(fa.access(pc, 5000 + pc));
+}
+
+// sm.icache.perfect: every access hits, even a cold line or a conflict in a direct-mapped set.
+TEST(ICache, PerfectNeverMisses) {
+  ICache c(256, 128, 1, /*perfect=*/true);  // 2 sets, 1 way: 0, 256 and 512 conflict
+  for (Pc pc : {0, 256, 512, 0, 8, 4096}) EXPECT_TRUE(c.access(pc, 1 + pc));
+  EXPECT_EQ(c.stats().accesses, 6u);
+  EXPECT_EQ(c.stats().hits, 6u);
+  EXPECT_EQ(c.stats().misses, 0u);
 }
 
 }  // namespace
