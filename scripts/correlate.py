@@ -1,5 +1,10 @@
 #!/usr/bin/env python3
-"""Correlates simulated with native kernel time (issue 21), as Accel-Sim reports it.
+"""Correlates simulated with native kernel time (issue 21), or with GPGPU-Sim 4.2's cycles
+(issue 44, `--reference gpgpusim`: scripts/gpgpusim/reference.py), as Accel-Sim reports it.
+
+    scripts/correlate.py build/tools/simtsync --reference gpgpusim [--configs gtx480,qv100]
+                         [--schedulers lrr,gto] [--size test] [--jobs N] [--workloads ...]
+                         [--out docs/results/correlation_gpgpusim]
 
     scripts/correlate.py build/tools/simtsync [--config h100] [--size default] [--jobs N]
                          [--workloads w1,w2,...] [--out docs/correlation.md]
@@ -66,12 +71,27 @@ def pearson(xs, ys):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("simtsync")
+    ap.add_argument("--reference", choices=("native", "gpgpusim"), default="native",
+                    help="native: this machine's GPU; gpgpusim: GPGPU-Sim 4.2 "
+                         "(scripts/gpgpusim/reference.py)")
+    ap.add_argument("--configs", default="gtx480,qv100", help="gpgpusim: simtsync configs")
+    ap.add_argument("--schedulers", default="lrr,gto", help="gpgpusim: issue policies")
+    ap.add_argument("--programs", default="", help="gpgpusim: build_workloads.sh's output")
+    ap.add_argument("--max-cycles", type=int, default=20_000_000, help="gpgpusim: cycle cap")
+    ap.add_argument("--timeout", type=int, default=1800, help="gpgpusim: seconds per run")
+    ap.add_argument("--force", action="store_true", help="gpgpusim: re-run recorded points")
     ap.add_argument("--config", default="h100")
     ap.add_argument("--size", default="default")
     ap.add_argument("--jobs", type=int, default=1, help="parallel simulator runs")
     ap.add_argument("--workloads", default="")
     ap.add_argument("--out", default="")
     a = ap.parse_args()
+    if a.reference == "gpgpusim":
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpgpusim"))
+        import reference
+        if a.size == "default" and "--size" not in sys.argv:
+            a.size = "test"
+        return reference.main(a)
     names = a.workloads.split(",") if a.workloads else workloads_of(a.simtsync)
     # Native runs one at a time (they share the GPU); simulations in parallel.
     native = {w: run(a.simtsync, w, a.size, ["--backend", "native"]) for w in names}

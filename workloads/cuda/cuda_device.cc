@@ -15,6 +15,16 @@ void check(cudaError_t e, const char* call) {
                                                     cudaGetErrorString(e), cudaGetErrorName(e)));
 }
 
+// What nvcc's `kernel<<<grid, block, shared, stream>>>(...)` does: push the launch
+// configuration, then (in the kernel's host stub) pop it and call cudaLaunchKernel. The
+// standalone program launches from a kernel table instead of `<<<>>>`, so it goes through the
+// same three calls: GPGPU-Sim 4.2's runtime takes the configuration from the push and cannot
+// launch without it.
+extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, std::size_t shared,
+                                               cudaStream_t stream);
+extern "C" cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, std::size_t* shared,
+                                                  void* stream);
+
 void* ptr(Addr a) {
   return reinterpret_cast<void*>(a);
 }
@@ -24,12 +34,22 @@ void* ptr(Addr a) {
 CudaRuntimeDevice::CudaRuntimeDevice() {
   for (const KernelEntry* const* t = kKernelTables; *t; ++t)
     for (const KernelEntry* e = *t; e->name; ++e) kernels_.emplace(e->name, e->fn);
-  cudaDeviceProp p{};
-  const cudaError_t e = cudaGetDeviceProperties(&p, 0);
+  // Room for a newer runtime's larger cudaDeviceProp: this program built with CUDA 11.8's
+  // headers (728 bytes) runs on simtsync's runtime, which fills CUDA 13's (1008 bytes) for the
+  // GPGPU-Sim correlation (scripts/gpgpusim/build_workloads.sh). Only the name is read, and it
+  // leads the struct in every version.
+  union {
+    cudaDeviceProp p;
+    unsigned char bytes[4096];
+  } prop{};
+  const cudaError_t e = cudaGetDeviceProperties(&prop.p, 0);
   if (e != cudaSuccess)
     throw usage_error(fmt::format("no CUDA device: {} (run it on a GPU or under `simtsync exec`)",
                                   cudaGetErrorString(e)));
-  name_ = p.name;
+  name_ = prop.p.name;
+  // Kernels and their timing events go to a stream of their own: GPGPU-Sim 4.2 aborts on an
+  // event recorded on the default stream.
+  check(cudaStreamCreate(&stream_), "cudaStreamCreate");
 }
 
 Addr CudaRuntimeDevice::malloc(std::uint64_t bytes) {
@@ -69,10 +89,16 @@ func::LaunchResult CudaRuntimeDevice::launch(int, const std::string& kernel, Dim
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
-  check(cudaEventRecord(start, nullptr), "cudaEventRecord");
-  cudaError_t e =
-      cudaLaunchKernel(it->second, dim3(grid.x, grid.y, grid.z), dim3(block.x, block.y, block.z),
-                       params.data(), dynamic_shared, nullptr);
+  check(cudaEventRecord(start, stream_), "cudaEventRecord");
+  dim3 g(grid.x, grid.y, grid.z), b(block.x, block.y, block.z);
+  std::size_t shared = dynamic_shared;
+  cudaStream_t stream = stream_;
+  cudaError_t e = cudaSuccess;
+  if (__cudaPushCallConfiguration(g, b, shared, stream) != 0)
+    e = cudaErrorInvalidConfiguration;
+  else
+    e = __cudaPopCallConfiguration(&g, &b, &shared, &stream);
+  if (e == cudaSuccess) e = cudaLaunchKernel(it->second, g, b, params.data(), shared, stream);
   if (e == cudaSuccess) e = cudaDeviceSynchronize();
   func::LaunchResult r;
   if (e == cudaErrorLaunchTimeout) {  // the simulator's watchdog (or a GPU's) stopped it
@@ -82,7 +108,7 @@ func::LaunchResult CudaRuntimeDevice::launch(int, const std::string& kernel, Dim
     return r;
   }
   check(e, fmt::format("kernel {}", kernel).c_str());
-  check(cudaEventRecord(stop, nullptr), "cudaEventRecord");
+  check(cudaEventRecord(stop, stream_), "cudaEventRecord");
   check(cudaEventSynchronize(stop), "cudaEventSynchronize");
   float ms = 0;
   check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");

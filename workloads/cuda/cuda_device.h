@@ -9,6 +9,8 @@
 
 #include "func/device.h"
 
+struct CUstream_st;  // cudaStream_t
+
 namespace simtsync::standalone {
 
 class CudaRuntimeDevice : public func::INativeDevice {
@@ -27,6 +29,7 @@ class CudaRuntimeDevice : public func::INativeDevice {
 
  private:
   std::map<std::string, const void*> kernels_;
+  CUstream_st* stream_ = nullptr;  // launches and their timing events
   std::string name_;
 };
 
