@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """Golden cycle table: every built-in workload at --size test, timing mode, under every shipped
-warp scheduler and, under gto, every reconvergence unit other than the IPDOM stack, compared with
-(or written to) tests/golden/cycles_test_size.csv.
+warp scheduler and, under gto, every other fetch policy and every reconvergence unit other than
+the IPDOM stack, compared with (or written to) tests/golden/cycles_test_size.csv.
 
     scripts/golden_cycles.py build/tools/simtsync              # --check (the default)
     scripts/golden_cycles.py --update build/tools/simtsync     # rewrite the table
 
-The workloads are the ones `simtsync list` prints; each runs as
+The workloads, issue policies, fetch policies and reconvergence units are the ones `simtsync list`
+prints (its registries; an issue policy whose description starts with "test-only" is left out),
+so a new workload or policy is covered without editing this script. Each runs as
 `simtsync run W --size test --mode timing --set sm.warp_scheduler.impl=P --json FILE` (default
 config gtx480, whose default scheduler is gto: the gto rows are also the default config). Rows
-whose policy reads `gto+UNIT` run gto with `--set sm.reconvergence.impl=UNIT` (UNITS below;
-`aware_st4_rt2` is aware with 4 split-table and 2 reconvergence-table entries, so the table
-spills and fills are guarded too).
+whose policy reads `gto+fetch_F` run gto with `--set sm.fetch_policy.impl=F`, for every fetch
+policy but gtx480's default; rows `gto+UNIT` run gto with `--set sm.reconvergence.impl=UNIT`, for
+every unit but gtx480's default (the defaults come from `simtsync run --dump-config`), and
+`gto+aware_st4_rt2` is aware with 4 split-table and 2 reconvergence-table entries, so the table
+spills and fills are guarded too (EXTRA_VARIANTS below).
 The table holds exit_code, cycles and warp_instructions; runs that end in a deadlock (exit 3)
 are recorded like the others, since they are deterministic too. A run that times out, crashes
 or writes no JSON is a failure: --check exits 1, --update writes nothing.
@@ -34,45 +38,100 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "tests", "golden", "cycles_test_size.csv")
-POLICIES = ("lrr", "gto", "glrr", "two_level", "cawa", "bows")
-UNITS = {
-    "lock_stack": ["sm.reconvergence.impl=lock_stack"],
-    "multipath": ["sm.reconvergence.impl=multipath"],
-    "aware": ["sm.reconvergence.impl=aware"],
+# Variants beyond one per registry entry: a parameter setting worth guarding on its own.
+EXTRA_VARIANTS = {
     "aware_st4_rt2": ["sm.reconvergence.impl=aware", "sm.reconvergence.st_entries=4",
                       "sm.reconvergence.rt_entries=2"],
-    "its": ["sm.reconvergence.impl=its"],
 }
-ALL_POLICIES = POLICIES + tuple(f"gto+{u}" for u in UNITS)
+FAMILIES = {"issue policies": "sm.warp_scheduler", "fetch policies": "sm.fetch_policy",
+            "reconvergence units": "sm.reconvergence"}
 COLUMNS = ("workload", "policy", "exit_code", "cycles", "warp_instructions")
 NUMBERS = COLUMNS[2:]
 
 
-def list_workloads(binary):
-    """The workload names of `simtsync list`: the indented lines under a '... workloads:' header."""
+def list_registry(binary):
+    """(workload names, {family: [(name, description)]}) from `simtsync list`: the indented lines
+    under a '... workloads:' header, and the entry lines (two spaces, then the name; not the
+    '  parameter'/'statistic' lines under them) under each plug-in family's header."""
     p = subprocess.run([binary, "list"], capture_output=True, text=True, timeout=60)
     if p.returncode != 0:
         sys.exit(f"golden_cycles: `{binary} list` failed (exit {p.returncode}): {p.stderr.strip()}")
-    names, in_suite = [], False
+    names, families, section = [], {f: [] for f in FAMILIES}, None
     for line in p.stdout.splitlines():
         if re.match(r"^\S.*workloads:\s*$", line):
-            in_suite = True
+            section = "workloads"
         elif not line.startswith(" "):
-            in_suite = False
-        elif in_suite and line.strip():
+            m = re.match(r"^(.*) \(([\w.]+)\.impl\):\s*$", line)
+            section = m.group(1) if m and m.group(1) in FAMILIES else None
+            if section and FAMILIES[section] != m.group(2):
+                sys.exit(f"golden_cycles: `simtsync list` names {m.group(2)}.impl for "
+                         f"{section}, expected {FAMILIES[section]}.impl")
+        elif section == "workloads" and line.strip():
             names.append(line.split()[0])
+        elif section in FAMILIES and re.match(r"^  \S", line):
+            name, _, desc = line.strip().partition(" ")
+            families[section].append((name, desc.strip()))
     if not names:
         sys.exit(f"golden_cycles: no workloads in the output of `{binary} list`")
-    return names
+    for f, rows in families.items():
+        if not rows:
+            sys.exit(f"golden_cycles: no {f} in the output of `{binary} list`")
+    return names, families
 
 
-def run_one(binary, workload, policy, tmp, timeout):
+def config_defaults(binary, workload):
+    """gtx480's default of each family's .impl key, from `simtsync run --dump-config`."""
+    p = subprocess.run([binary, "run", workload, "--size", "test", "--dump-config"],
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        sys.exit(f"golden_cycles: `{binary} run {workload} --dump-config` failed "
+                 f"(exit {p.returncode}): {p.stderr.strip()}")
+    # The dump is nested YAML: find `impl: X` under the family's last key (warp_scheduler: ...).
+    defaults, path = {}, []
+    for line in p.stdout.splitlines():
+        m = re.match(r"^( *)([\w.]+):\s*(\S*)", line)
+        if not m or line.lstrip().startswith("#"):
+            continue
+        depth = len(m.group(1)) // 2
+        del path[depth:]
+        path.append(m.group(2))
+        if m.group(2) == "impl":
+            defaults[".".join(path[:-1])] = m.group(3).split("#")[0].strip().strip("'\"")
+    missing = [k for k in FAMILIES.values() if not defaults.get(k)]
+    if missing:
+        sys.exit(f"golden_cycles: no {', '.join(k + '.impl' for k in missing)} in "
+                 f"`{binary} run {workload} --dump-config`")
+    return defaults
+
+
+def policy_sets(binary, workloads, families):
+    """{policy column: [--set KEY=VALUE, ...]}: every issue policy but the test-only ones, then
+    gto+fetch_F and gto+UNIT for every fetch policy and unit but the config's default."""
+    # A synchronization-free workload, so no workload default (lock_stack) shows in the dump.
+    defaults = config_defaults(binary, "vecadd" if "vecadd" in workloads else workloads[0])
+    out = {}
+    for name, desc in families["issue policies"]:
+        if not desc.startswith("test-only"):
+            out[name] = [f"sm.warp_scheduler.impl={name}"]
+    if "gto" not in out:
+        sys.exit("golden_cycles: `simtsync list` has no gto issue policy")
+    for name, _ in families["fetch policies"]:
+        if name != defaults["sm.fetch_policy"]:
+            out[f"gto+fetch_{name}"] = ["sm.warp_scheduler.impl=gto",
+                                        f"sm.fetch_policy.impl={name}"]
+    for name, _ in families["reconvergence units"]:
+        if name != defaults["sm.reconvergence"]:
+            out[f"gto+{name}"] = ["sm.warp_scheduler.impl=gto", f"sm.reconvergence.impl={name}"]
+    for name, sets in EXTRA_VARIANTS.items():
+        out[f"gto+{name}"] = ["sm.warp_scheduler.impl=gto", *sets]
+    return out
+
+
+def run_one(binary, workload, policy, sets, tmp, timeout):
     """(row dict, None, seconds) or (None, failure text, seconds)."""
     out = os.path.join(tmp, f"{workload}.{policy}.json")
-    sched, _, unit = policy.partition("+")
-    cmd = [binary, "run", workload, "--size", "test", "--mode", "timing",
-           "--set", f"sm.warp_scheduler.impl={sched}", "--json", out]
-    for kv in UNITS[unit] if unit else []:
+    cmd = [binary, "run", workload, "--size", "test", "--mode", "timing", "--json", out]
+    for kv in sets:
         cmd += ["--set", kv]
     start = time.monotonic()
     try:
@@ -117,7 +176,7 @@ def write_table(path, rows):
     buf = io.StringIO()
     buf.write("# Golden cycles: every `simtsync list` workload at --size test, timing mode, "
               "config gtx480, under each warp scheduler (gto is the default) and, as "
-              "gto+UNIT, each other reconvergence unit.\n")
+              "gto+fetch_F and gto+UNIT, each other fetch policy and reconvergence unit.\n")
     buf.write("# Written by `scripts/golden_cycles.py --update SIMTSYNC`; checked by the CTest "
               "test golden.cycles. See tests/golden/README.md before changing it.\n")
     w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
@@ -148,25 +207,34 @@ def main():
     ap.add_argument("--table", default=TABLE, help="the table (default: %(default)s)")
     ap.add_argument("--workloads", help="comma-separated subset (for debugging; --check then "
                     "ignores the table's other rows, --update keeps them; so for --policies)")
-    ap.add_argument("--policies", default=",".join(ALL_POLICIES),
-                    help="comma-separated schedulers, or gto+UNIT for a reconvergence unit "
-                    "(default: %(default)s)")
+    ap.add_argument("--policies",
+                    help="comma-separated policy columns: a scheduler, gto+fetch_F for a fetch "
+                    "policy, gto+UNIT for a reconvergence unit (default: every one `simtsync "
+                    "list` gives)")
+    ap.add_argument("--list-policies", action="store_true",
+                    help="print the policy columns and their --set options, run nothing")
     a = ap.parse_args()
 
     binary = os.path.abspath(a.simtsync)
     if not os.access(binary, os.X_OK):
         sys.exit(f"golden_cycles: '{a.simtsync}' is not an executable")
-    workloads = list_workloads(binary)
+    workloads, families = list_registry(binary)
+    all_sets = policy_sets(binary, workloads, families)
+    if a.list_policies:
+        for name, sets in all_sets.items():
+            print(f"{name:22} {' '.join('--set ' + kv for kv in sets)}")
+        return 0
     if a.workloads:
         wanted = a.workloads.split(",")
         unknown = [w for w in wanted if w not in workloads]
         if unknown:
             sys.exit(f"golden_cycles: unknown workload(s) {', '.join(unknown)}")
         workloads = wanted
-    policies = a.policies.split(",")
-    bad = [p for p in policies if p.partition("+")[2] and p.partition("+")[2] not in UNITS]
+    policies = a.policies.split(",") if a.policies else list(all_sets)
+    bad = [p for p in policies if p not in all_sets]
     if bad:
-        sys.exit(f"golden_cycles: unknown unit in {', '.join(bad)} (units: {', '.join(UNITS)})")
+        sys.exit(f"golden_cycles: unknown policy column(s) {', '.join(bad)} (known: "
+                 f"{', '.join(all_sets)})")
     expected = read_table(a.table) if os.path.exists(a.table) else {}
     if not a.update and not expected:
         sys.exit(f"golden_cycles: no table at {a.table} (run with --update to write it)")
@@ -178,7 +246,8 @@ def main():
     actual, failures, durations = {}, {}, {}
     with tempfile.TemporaryDirectory(prefix="golden_cycles.") as tmp, \
             ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
-        futs = {pool.submit(run_one, binary, w, p, tmp, a.timeout): (w, p) for w, p in runs}
+        futs = {pool.submit(run_one, binary, w, p, all_sets[p], tmp, a.timeout): (w, p)
+                for w, p in runs}
         for fut in as_completed(futs):
             key = futs[fut]
             row, err, secs = fut.result()
@@ -197,7 +266,7 @@ def main():
             print(f"golden_cycles: {len(failures)} of {len(runs)} runs failed; table not "
                   f"written ({wall:.0f} s, {a.jobs} jobs)")
             return 1
-        subset = a.workloads or a.policies != ",".join(ALL_POLICIES)
+        subset = a.workloads or a.policies
         rows = dict(expected) if subset else {}
         rows.update(actual)
         changed = sum(1 for k, r in actual.items() if expected.get(k) != r)
@@ -218,7 +287,7 @@ def main():
             print(f"DIFFER {key[0]} {key[1]}:\n  expected {fmt_row(exp)}\n  actual   {fmt_row(got)}")
     considered = {k for k in expected
                   if (not a.workloads or k[0] in workloads)
-                  and (a.policies == ",".join(ALL_POLICIES) or k[1] in policies)}
+                  and (not a.policies or k[1] in policies)}
     missing = sorted(k for k in considered if k not in actual and k not in failures)
     for key in missing:
         print(f"MISSING {key[0]} {key[1]}: in the table but not run (workload or policy gone?); "

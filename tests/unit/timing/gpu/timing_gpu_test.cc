@@ -11,6 +11,8 @@
 #include "func/device.h"
 #include "gpu/ht_run.h"
 #include "ptx/parser.h"
+#include "timing/sched/i_fetch_policy.h"
+#include "timing/sched/i_warp_scheduler.h"
 
 namespace simtsync::gpu {
 namespace {
@@ -19,9 +21,10 @@ using ht_fixture::ht_ptx;
 using ht_fixture::HtRun;
 using ht_fixture::run_ht;
 
-GpuParams tiny(const std::string& sched = "") {
+GpuParams tiny(const std::string& sched = "", const std::string& fetch = "") {
   std::vector<std::pair<std::string, std::string>> sets;
   if (!sched.empty()) sets.push_back({"sm.warp_scheduler.impl", sched});
+  if (!fetch.empty()) sets.push_back({"sm.fetch_policy.impl", fetch});
   GpuParams p = gpu_params_from(config::Config::load(config::gpu_schema(), "tiny", sets));
   p.registers_per_thread = 16;  // no ptxas needed
   return p;
@@ -128,10 +131,22 @@ TEST(TimingGpu, LrrAndGtoGiveDifferentCycleCountsOnHt) {
               static_cast<unsigned long long>(gto.result.cycles));
 }
 
+// Every registered issue policy and every registered fetch policy (from their .def tables, so a
+// new one is covered without editing this test) completes the contended kernel correctly.
 TEST(TimingGpu, EverySchedulerCompletesHtCorrectly) {
-  for (const char* s : {"glrr", "two_level"}) {
-    SCOPED_TRACE(s);
-    expect_valid(run_ht(tiny(s)), 4 * 64 * 2);
+  ASSERT_GE(sched::schedulers().size(), 10u);
+  for (const auto& s : sched::schedulers()) {
+    SCOPED_TRACE(s.name);
+    expect_valid(run_ht(tiny(s.name)), 4 * 64 * 2);
+  }
+}
+
+TEST(TimingGpu, EveryFetchPolicyCompletesHtCorrectly) {
+  ASSERT_GE(sched::fetch_policies().size(), 3u);
+  for (const auto& f : sched::fetch_policies()) {
+    SCOPED_TRACE(f.name);
+    expect_valid(run_ht(tiny("gto", f.name)), 4 * 64 * 2);
+    expect_valid(run_ht(tiny("mwf_lrr", f.name)), 4 * 64 * 2);
   }
 }
 

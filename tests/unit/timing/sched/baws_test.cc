@@ -347,9 +347,13 @@ TEST(Fef, FewestIBufferEntriesFirstTiesRoundRobin) {
   EXPECT_EQ(fetch_order(*f, 0b010011), (Order{1, 4, 0}));
 }
 
-TEST(FetchRegistry, ListsTheNewPolicies) {
-  for (const char* n : {"rr", "cff", "fef"})
-    EXPECT_EQ(make_fetch_policy(fetch_params(n))->name(), n);
+TEST(FetchRegistry, BuildsEveryListedFetchPolicyByName) {
+  std::vector<std::string> names;
+  for (const auto& f : fetch_policies()) {
+    EXPECT_EQ(make_fetch_policy(fetch_params(f.name))->name(), f.name);
+    names.push_back(f.name);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"rr", "cff", "fef"}));
 }
 
 // Eq. 1 by hand: one CTA of 4 warps launched at cycle 100; warps arrive 10, 20 and 30 cycles
