@@ -1,7 +1,7 @@
-# Determinism guard: every workload at --size test under each warp scheduler (and each
-# reconvergence unit under gto) must give the exit code, cycles and warp instructions of
-# tests/golden/cycles_test_size.csv (see tests/golden/README.md; scripts/golden_cycles.py
-# --update rewrites the table).
+# Determinism guard: every workload at --size test under each warp scheduler (and each other
+# fetch policy and reconvergence unit under gto, all from `simtsync list`) must give the exit
+# code, cycles and warp instructions of tests/golden/cycles_test_size.csv (see
+# tests/golden/README.md; scripts/golden_cycles.py --update rewrites the table).
 add_test(NAME golden.cycles
          COMMAND python3 ${CMAKE_SOURCE_DIR}/scripts/golden_cycles.py --check --jobs 2
                  --timeout 300 $<TARGET_FILE:simtsync>)
