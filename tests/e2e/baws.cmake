@@ -20,6 +20,13 @@ foreach(w ${baws_workloads})
   simtsync_e2e(${w}_saws_cff 0 "VALIDATED" ${exe} run ${w} --size test
                --set sm.warp_scheduler.impl=saws --set sm.fetch_policy.impl=cff)
 endforeach()
+# CFF under GTO on lock-bit spin loops: the greedy spinners, stalled on their shared loads, must
+# give the fetch to the warp they wait for (seed 002 sec. 4.2, "or if that one is stalled, ...
+# the oldest warp"); before, both livelocked (exit 3 at 2,293,760 cycles).
+foreach(w syncval_tiny_lock syncval_warp_vote)
+  simtsync_e2e(${w}_gto_fetch_cff 0 "VALIDATED" ${exe} run ${w} --size test
+               --set sm.warp_scheduler.impl=gto --set sm.fetch_policy.impl=cff)
+endforeach()
 simtsync_e2e(list_baws_issue 0 "mwf_gto" ${exe} list)
 simtsync_e2e(list_baws_fetch 0 "fewest I-buffer entries" ${exe} list)
 

@@ -26,6 +26,10 @@ class IWarpView {
   virtual bool at_barrier(int slot) const = 0;
   virtual unsigned ibuffer_count(int slot) const = 0;
   virtual unsigned outstanding_memory(int slot) const = 0;  // loads, stores and atomics
+  // The issue stage found the warp's next instruction waiting (on the scoreboard, a fence, a
+  // lock reply or room in the LD/ST queue) and skips it until a writeback or a memory response:
+  // it cannot issue next cycle, whatever a policy orders.
+  virtual bool issue_blocked(int slot) const = 0;
   virtual std::uint64_t issued(int slot) const = 0;         // instructions issued so far
   // Warps of CTA slot `c` waiting at a barrier, and the CTA's live warps.
   virtual unsigned cta_waiting(int c) const = 0;

@@ -164,6 +164,7 @@ class Sm final : public sched::IWarpView {
   unsigned outstanding_memory(int slot) const override {
     return slot_at(slot).pending_loads + slot_at(slot).pending_stores;
   }
+  bool issue_blocked(int slot) const override { return ((blocked_ | ldst_blocked_) >> slot) & 1; }
   std::uint64_t issued(int slot) const override { return slot_at(slot).issued; }
   unsigned cta_waiting(int c) const override;
   unsigned cta_warps(int c) const override;

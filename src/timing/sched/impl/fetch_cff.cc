@@ -1,10 +1,14 @@
 // Critical-fetch-first (CFF, seed 002 sec. 4.2): fetch for the warp the issue stage will pick
 // next. The issue policies' latest orders are that prediction: rank 0 of every scheduler first
-// (the scheduler to start with alternates by cycle), then rank 1, and so on; warps waiting at a
-// barrier cannot issue and come after those orders; warps in no order (a scheduler that has
-// not ordered yet) last, in round robin. With GTO this is the seed's "the warp currently
-// selected at the issue stage, or if that one is stalled, the oldest"; with MWF, the critical
-// warps. Works with every issue policy.
+// (the scheduler to start with alternates by cycle), then rank 1, and so on, skipping warps that
+// cannot issue next cycle: a warp the issue stage found blocked (its buffered instruction waits
+// on the scoreboard, a fence or the LD/ST queue) comes after every warp that can issue, in the
+// same rank order, and warps waiting at a barrier after those; warps in no order (a scheduler
+// that has not ordered yet) last, in round robin. With GTO this is the seed's "the warp
+// currently selected at the issue stage, or if that one is stalled, ... the oldest warp"; with
+// MWF, the critical warps. Works with every issue policy. Without the blocked rule a greedy warp
+// spinning on a shared load took every fetch while stalled on it, and the lock holder below it
+// in GTO's order was never fetched (syncval_tiny_lock livelocked with one fetch per cycle).
 #include <algorithm>
 
 #include "timing/sched/i_fetch_policy.h"
@@ -21,6 +25,7 @@ class FetchCff final : public IFetchPolicy {
     out.clear();
     std::uint64_t left = n >= 64 ? wanting : wanting & ((std::uint64_t{1} << n) - 1);
     std::uint64_t waiting = 0;
+    blocked_.clear();
     if (slots_ && orders_ && !orders_->empty()) {
       const size_t ns = std::min(slots_->size(), orders_->size());
       size_t ranks = 0;
@@ -39,10 +44,13 @@ class FetchCff final : public IFetchPolicy {
           left &= ~bit;
           if (warps_ && warps_->at_barrier(slot))
             waiting |= bit;
+          else if (warps_ && warps_->issue_blocked(slot))
+            blocked_.push_back(slot);
           else
             out.push_back(slot);
         }
     }
+    out.insert(out.end(), blocked_.begin(), blocked_.end());
     append_rr(waiting, n, out);
     append_rr(left, n, out);
   }
@@ -64,6 +72,7 @@ class FetchCff final : public IFetchPolicy {
   const std::vector<std::vector<int>>* slots_;
   const std::vector<std::vector<int>>* orders_;
   unsigned next_ = 0;
+  std::vector<int> blocked_;  // scratch: ordered warps blocked at the issue stage, in rank order
 };
 
 }  // namespace

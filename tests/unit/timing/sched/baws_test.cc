@@ -21,6 +21,7 @@ class FakeView final : public IWarpView {
   std::vector<int> cta;
   std::vector<bool> barrier;
   std::vector<unsigned> ib;
+  std::uint64_t blocked = 0;  // bit s: slot s is blocked at the issue stage
 
   unsigned num_slots() const override { return static_cast<unsigned>(cta.size()); }
   bool live(int s) const override { return cta[static_cast<size_t>(s)] >= 0; }
@@ -29,6 +30,7 @@ class FakeView final : public IWarpView {
   bool at_barrier(int s) const override { return barrier[static_cast<size_t>(s)]; }
   unsigned ibuffer_count(int s) const override { return ib[static_cast<size_t>(s)]; }
   unsigned outstanding_memory(int) const override { return 0; }
+  bool issue_blocked(int s) const override { return (blocked >> s) & 1; }
   std::uint64_t issued(int) const override { return 0; }
   unsigned cta_waiting(int c) const override {
     unsigned n = 0;
@@ -305,6 +307,19 @@ TEST(Cff, WarpsAtABarrierComeAfterThoseThatCanIssue) {
   sm.orders = {{0, 1, 2}, {0, 1, 2}};  // 0, 2, 4 and 1, 3, 5
   sm.view.barrier[0] = sm.view.barrier[1] = true;
   EXPECT_EQ(fetch_order(*f, 0x3f, 0), (Order{2, 3, 4, 5, 0, 1}));
+}
+
+TEST(Cff, AWarpBlockedAtIssueGivesWayToTheNextInTheOrder) {
+  // GTO's greedy warps (slot 4 on scheduler 0, slot 3 on scheduler 1) wait on the scoreboard:
+  // the seed's "if that one is stalled, ... the oldest warp" comes first; the blocked warps
+  // follow every warp that can issue, in rank order, before those at a barrier.
+  FetchSm sm;
+  auto f = make_fetch_policy(fetch_params("cff"), sm.fctx());
+  sm.orders = {{2, 0, 1}, {1, 2, 0}};  // scheduler 0: slots 4, 0, 2; scheduler 1: 3, 5, 1
+  sm.view.blocked = (1u << 4) | (1u << 3);
+  EXPECT_EQ(fetch_order(*f, 0x3f, 0), (Order{0, 5, 2, 1, 4, 3}));
+  sm.view.barrier[1] = true;
+  EXPECT_EQ(fetch_order(*f, 0x3f, 1), (Order{5, 0, 2, 3, 4, 1}));
 }
 
 TEST(Cff, WarpsInNoOrderComeLastInRoundRobin) {

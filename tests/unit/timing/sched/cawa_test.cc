@@ -25,6 +25,7 @@ class View final : public IWarpView {
   bool at_barrier(int slot) const override { return waiting.count(slot) != 0; }
   unsigned ibuffer_count(int) const override { return 0; }
   unsigned outstanding_memory(int) const override { return 0; }
+  bool issue_blocked(int) const override { return false; }
   std::uint64_t issued(int) const override { return 0; }
   unsigned cta_waiting(int) const override { return 0; }
   unsigned cta_warps(int) const override { return 0; }
