@@ -43,7 +43,7 @@ FIG12 = [(f"st{s}_rt{r}", [AWARE, f"sm.reconvergence.st_entries={s}",
                            f"sm.reconvergence.rt_entries={r}"])
          for s, r in ((32, 32), (8, 4), (4, 2), (2, 1), (1, 1))]
 # mem.l2.set_index=global reproduces the recording (made before the L2 set index fix, 2026-11-29).
-COMMON = ["mem.l2.set_index=global", "watchdog.no_completion_window=0",
+COMMON = ["mem.l2.set_index=global", "mem.l2.keep_across_launches=false", "watchdog.no_completion_window=0",
           "watchdog.max_cycles=50000000"]
 FIELDS = ["part", "kernel", "variant", "workload", "size", "cycles", "norm_cycles", "instructions",
           "norm_instructions", "exit_code", "validated", "note", "simd_efficiency",

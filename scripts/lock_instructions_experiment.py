@@ -41,7 +41,8 @@ def pairs(quick):
 
 def run(simtsync, workload, config, size, sets):
     # mem.l2.set_index=global reproduces the recording (made before the L2 set index fix).
-    j, rc, out = run_point(simtsync, workload, config, size, sets + ["mem.l2.set_index=global"])
+    j, rc, out = run_point(simtsync, workload, config, size,
+                           sets + ["mem.l2.set_index=global", "mem.l2.keep_across_launches=false"])
     fs = j["stats"].get("func", {})
     lq = j["stats"].get("gpu", {}).get("memory", {}).get("lock_queue", {})
     row = {"cycles": j.get("cycles", 0), "exit_code": j.get("exit_code", rc),

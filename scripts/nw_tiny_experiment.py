@@ -32,7 +32,7 @@ def run(simtsync, w, tiles, budget):
         cmd = [simtsync, "run", w, "--size", "test", "--config", "gtx480", "--set",
                f"workload.tiles={tiles}", "--set", "compile.registers_per_thread=14",
                # reproduces the recording (made before the L2 set index fix, 2026-11-29)
-               "--set", "mem.l2.set_index=global", "--json", js]
+               "--set", "mem.l2.set_index=global", "--set", "mem.l2.keep_across_launches=false", "--json", js]
         t0 = time.time()
         try:
             out = subprocess.run(cmd, capture_output=True, text=True, timeout=budget, check=False)

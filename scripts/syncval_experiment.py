@@ -29,7 +29,7 @@ LINE = re.compile(r"phase (\d+) clock ticks per CTA on average.*; ([0-9.]+) per 
 def run(simtsync, scheme, sets):
     # mem.l2.set_index=global reproduces the recording (made before the L2 set index fix).
     cmd = [simtsync, "run", f"syncval_{scheme}", "--size", "paper", "--config", "gtx480",
-           "--set", "mem.l2.set_index=global"]
+           "--set", "mem.l2.set_index=global", "--set", "mem.l2.keep_across_launches=false"]
     for s in sets:
         cmd += ["--set", s]
     out = subprocess.run(cmd, capture_output=True, text=True, check=False)

@@ -272,6 +272,12 @@ void add_hierarchy(Schema& s) {
                   "(a slice then uses only the sets its fixed address bits select)",
                   "GPGPU-Sim 4.2 gpu-cache.cc l2_cache_config::set_index (indexes with "
                   "partition_address(), the partition bits removed, to avoid set camping)")
+      .add_bool("mem.l2.keep_across_launches", false,
+                "The L2's lines (valid and dirty) stay from one kernel launch to the next, as "
+                "on hardware; false starts every launch with an empty L2 (simtsync before "
+                "2026-11-29, which recorded experiments pin)",
+                "GPGPU-Sim 4.2 -gpgpu_flush_l2_cache 0 in SM2_GTX480 and SM7_QV100 (the L2 is "
+                "not flushed between kernels; the L1 is, -gpgpu_flush_l1_cache 1)")
       .add_int("mem.l2.input_queue", 8, 1, 1 << 16, "Packets waiting at a slice's input",
                "estimate (GPGPU-Sim -gpgpu_icnt_to_l2 queue 8)")
       .add_int("mem.atomic.queue", 16, 1, 1 << 16, "Atomic packets waiting for a slice's unit",

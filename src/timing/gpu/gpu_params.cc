@@ -140,6 +140,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   h.l2.mshr_merge = u("mem.l2.mshr_merge");
   h.l2.input_queue = u("mem.l2.input_queue");
   h.l2.global_set_index = c.get_string("mem.l2.set_index") == "global";
+  h.l2.keep_across_launches = c.get_bool("mem.l2.keep_across_launches");
   h.atomic.queue = u("mem.atomic.queue");
   h.atomic.ops_per_cycle = u("mem.atomic.ops_per_cycle");
   h.atomic.same_address_interval = u("mem.atomic.same_address_interval");

@@ -114,6 +114,9 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
           return ok;
         });
     l.memory = l.hier.get();
+    // The L2 is not flushed between kernels: this launch finds the last one's lines.
+    if (p_.hier.l2.keep_across_launches && !l2_carry_.empty())
+      l.hier->restore_l2_state(l2_carry_);
   } else {
     l.simple = std::make_unique<mem::SimpleMemory>(
         p_.mem, static_cast<int>(p_.num_sms), [&l, perform_of](const mem::MemRequest& r) {
@@ -161,6 +164,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   totals_.last_occupancy_ctas = ctas_per_sm(p_, l.needs);
   totals_.last_warps_per_cta = l.needs.warps;
   func::LaunchResult result = run_main_loop(l);
+  if (l.hier && p_.hier.l2.keep_across_launches) l2_carry_ = l.hier->l2_state();
   for (auto& ex : l.executors) ex->set_clock(nullptr);
   {
     std::vector<const func::Executor*> exs;

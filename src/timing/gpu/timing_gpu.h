@@ -133,6 +133,8 @@ class TimingGpu final : public func::ILaunchBackend {
   TimingTotals totals_;
   unsigned threads_ = 1;
   std::unique_ptr<PhasePool> pool_;  // kept across launches
+  // The L2's lines at the end of the last launch (mem.l2.keep_across_launches).
+  std::vector<mem::TagArray::State> l2_carry_;
 };
 
 }  // namespace simtsync::gpu

@@ -84,6 +84,8 @@ void L1Cache::fill(const Packet& reply, std::vector<Packet>& done) {
   // The first waiter is the load whose request went down: it read memory at L2.
   for (size_t i = 1; i < waiters.size(); ++i)
     if (!waiters[i].performed) perf_.perform(waiters[i]);
+  // Every waiter was served where the fill came from (L2 or DRAM), for the latency statistics.
+  for (Packet& w : waiters) w.level = reply.level;
   done.insert(done.end(), waiters.begin(), waiters.end());
 }
 

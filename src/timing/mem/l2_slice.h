@@ -84,6 +84,8 @@ class L2Slice {
   void pop_reply() { replies_.pop(); }
   bool busy() const;
   const CacheStats& stats() const { return stats_; }
+  TagArray& tags() { return tags_; }
+  const TagArray& tags() const { return tags_; }
 
  private:
   bool access(const Packet& p, std::uint64_t now);  // false: retry later

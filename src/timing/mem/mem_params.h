@@ -48,6 +48,8 @@ struct L2Params {  // mem.l2.* (mem.l2.slices_per_partition slices per memory pa
   // partition and slice bits removed; true (`global`) with the whole line address, so a slice
   // uses only the sets its addresses' fixed bits select (set camping).
   bool global_set_index = false;
+  // mem.l2.keep_across_launches: the next launch starts with this launch's L2 tags.
+  bool keep_across_launches = true;
 };
 
 struct AtomicParams {                  // mem.atomic.* (one unit per L2 slice)

@@ -181,6 +181,20 @@ void MemoryHierarchy::parked(const Packet& p) {
   ++q.parked;
 }
 
+std::vector<TagArray::State> MemoryHierarchy::l2_state() const {
+  std::vector<TagArray::State> v;
+  v.reserve(parts_.size());
+  for (const auto& p : parts_) v.push_back(p->l2().tags().state());
+  return v;
+}
+
+bool MemoryHierarchy::restore_l2_state(const std::vector<TagArray::State>& s) {
+  if (s.size() != parts_.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (!parts_[i]->l2().tags().restore(s[i])) return false;
+  return true;
+}
+
 void MemoryHierarchy::dropped(const Packet& p) {
   Packet none = p;
   none.lanes = 0;

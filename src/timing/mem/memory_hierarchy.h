@@ -77,6 +77,11 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   MemoryHierarchy(const HierarchyParams& p, PerformFn perform);
   ~MemoryHierarchy() override;
 
+  // The L2 slices' tags, to start the next launch with (mem.l2.keep_across_launches), and
+  // their restoration: false when the state came from another L2 geometry.
+  std::vector<TagArray::State> l2_state() const;
+  bool restore_l2_state(const std::vector<TagArray::State>& s);
+
   bool try_send(const MemRequest& r, Cycle now) override;
   void set_deferred(bool on) override { deferred_ = on; }
   void commit() override;

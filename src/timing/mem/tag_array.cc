@@ -70,4 +70,18 @@ void TagArray::invalidate(Addr line) {
   }
 }
 
+TagArray::State TagArray::state() const {
+  return State{line_, sector_, assoc_, sets_, ways_, lines_, clock_};
+}
+
+bool TagArray::restore(const State& s) {
+  if (s.line != line_ || s.sector != sector_ || s.assoc != assoc_ || s.sets != sets_ ||
+      s.ways.size() != ways_.size() || s.lines.size() != lines_.size())
+    return false;
+  ways_ = s.ways;
+  lines_ = s.lines;
+  clock_ = s.clock;
+  return true;
+}
+
 }  // namespace simtsync::mem

@@ -42,6 +42,13 @@ class TagArray {
   void invalidate(Addr line);
   unsigned sets() const { return sets_; }
 
+  // The lines held, with their sector, dirty and LRU state: what a cache that is not flushed
+  // keeps from one kernel launch to the next (mem.l2.keep_across_launches).
+  struct State;
+  State state() const;
+  // Takes `s` over; false (and nothing changed) when it was taken from another geometry.
+  bool restore(const State& s);
+
  private:
   struct Way {
     Addr line = 0;
@@ -71,6 +78,13 @@ class TagArray {
   std::vector<Way> ways_;
   std::vector<Addr> lines_;
   std::uint64_t clock_ = 0;
+};
+
+struct TagArray::State {
+  unsigned line = 0, sector = 0, assoc = 0, sets = 0;
+  std::vector<Way> ways;
+  std::vector<Addr> lines;
+  std::uint64_t clock = 0;
 };
 
 }  // namespace simtsync::mem

@@ -49,6 +49,26 @@ TEST(TagArray, EvictsTheLeastRecentlyUsedWayAndReportsDirtyVictims) {
   EXPECT_EQ(ev.dirty_sectors, 0xfu);
 }
 
+TEST(TagArray, ItsStateCarriesLinesDirtyBitsAndLruToAnotherArrayOfTheSameGeometry) {
+  // What the L2 keeps from one kernel launch to the next (mem.l2.keep_across_launches).
+  TagArray t(CacheGeometry{2 * 128, 2, 128, 32});  // one set, two ways
+  t.allocate(0);
+  t.fill(0, 0xf, true);
+  t.allocate(128);
+  t.fill(128, 0x3, false);
+  t.probe(0, true);  // line 128 is now the least recently used
+  TagArray next(CacheGeometry{2 * 128, 2, 128, 32});
+  EXPECT_EQ(next.probe(0, false), 0u);
+  ASSERT_TRUE(next.restore(t.state()));
+  EXPECT_EQ(next.probe(128, false), 0x3u);
+  const Eviction ev = next.allocate(256);  // evicts the least recent: 128, clean
+  EXPECT_FALSE(ev.dirty);
+  EXPECT_EQ(next.allocate(384).dirty_sectors, 0xfu);  // then 0, dirty
+  TagArray other(CacheGeometry{4 * 128, 2, 128, 32});  // two sets
+  EXPECT_FALSE(other.restore(t.state()));
+  EXPECT_EQ(other.probe(0, false), 0u);
+}
+
 TEST(Mshr, MergesUpToItsLimitAndRefusesWhenFull) {
   MshrTable m(1, 2);
   EXPECT_EQ(m.add(0, load(0, 1, 1), 0xf), MshrResult::kNew);
@@ -99,6 +119,23 @@ TEST(L1Cache, HitAfterFillMissMergesAndCompletesEveryWaiter) {
   EXPECT_TRUE(c.has_hit(70));  // hit latency 20
   EXPECT_EQ(c.stats().mshr_merges, 1u);
   EXPECT_EQ(c.stats().hits, 1u);
+}
+
+TEST(L1Cache, WaitersOfAFillAreServedAtTheFillsLevel) {
+  // The loads waiting on a fill were served by the level that answered it (statistics: the
+  // average latency by serving level); they left the L1 as level 0.
+  RecordPerform perf;
+  L1Cache c(merging_l1(), CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
+  EXPECT_EQ(c.access(load(0, 1, 1), 0), L1Outcome::kMiss);
+  EXPECT_EQ(c.access(load(0, 2, 2), 1), L1Outcome::kMerged);
+  Packet reply = c.front_miss();
+  c.pop_miss();
+  reply.level = 2;  // the L2 missed: DRAM served it
+  std::vector<Packet> done;
+  c.fill(reply, done);
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(done[0].level, 2);
+  EXPECT_EQ(done[1].level, 2);
 }
 
 TEST(L1Cache, AWriteReadsTheLoadsMergedIntoAnOutstandingFillFirst) {
