@@ -1,4 +1,6 @@
 // Memory: allocation, copies, memsets, symbols, pointer attributes (see api.cc).
+#include <fmt/format.h>
+
 #include <cstring>
 
 #include "cudart/api_internal.h"
@@ -25,8 +27,18 @@ cudaError_t CUDARTAPI cudaMalloc(void** devPtr, size_t size) {
 cudaError_t CUDARTAPI cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
   return guarded("cudaMallocPitch", [&](Runtime& rt) {
     need(devPtr && pitch, "null pointer");
-    *pitch = (width + 255) / 256 * 256;
-    *devPtr = rt.malloc(*pitch * height);
+    // Rows padded to 256 bytes; a pitch or a size that does not fit in size_t is more than the
+    // device has (before, pitch * height wrapped to a small buffer).
+    size_t p = 0, bytes = 0;
+    if (__builtin_add_overflow(width, size_t{255}, &p) ||
+        __builtin_mul_overflow(p / 256 * 256, height, &bytes))
+      throw Failure{
+          Err::kMemoryAllocation,
+          fmt::format("cudaMallocPitch of {} x {} bytes: the size does not fit in 64 bits", width,
+                      height),
+          false};
+    *devPtr = rt.malloc(bytes);
+    *pitch = p / 256 * 256;
   });
 }
 

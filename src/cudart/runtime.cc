@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "common/error.h"
+#include "common/range.h"
 #include "ptx/parser.h"
 #include "stats/exec_report.h"
 #include "timing/gpu/kernel_resources.h"
@@ -471,7 +472,7 @@ bool Runtime::is_host_visible(const void* p) const {
   auto it = host_ranges_.upper_bound(a);
   if (it == host_ranges_.begin()) return false;
   --it;
-  return a < it->first + it->second.size;
+  return range_within(a, 1, it->first, it->first + it->second.size);
 }
 
 int Runtime::host_visible_kind(const void* p) const {
@@ -482,8 +483,7 @@ int Runtime::host_visible_kind(const void* p) const {
 
 bool Runtime::is_device(const void* p, std::size_t n) const {
   if (is_host_visible(p)) return true;
-  const Addr a = addr_of(p);
-  return sim_.device().memory().valid(a, static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)));
+  return sim_.device().memory().valid(addr_of(p), n);
 }
 
 std::size_t Runtime::free_device_bytes() const {
@@ -493,6 +493,10 @@ std::size_t Runtime::free_device_bytes() const {
 void Runtime::memcpy(void* dst, const void* src, std::size_t n, CopyKind kind) {
   check_sticky();
   if (n == 0) return;
+  // No device allocation is at 0, and a null host pointer is not one to copy through.
+  if (!dst || !src)
+    throw Failure{Err::kInvalidValue, fmt::format("cudaMemcpy of {} bytes with a null {} pointer",
+                                                  n, dst ? "source" : "destination")};
   // A host-visible pointer is accessed through its host view; the device copy is refreshed at
   // every launch.
   const bool dst_dev = !is_host_visible(dst) && is_device(dst, n);
@@ -557,7 +561,7 @@ void Runtime::copy_symbol(const void* symbol, std::size_t offset, void* other, s
                           bool to_symbol) {
   check_sticky();
   const Symbol& s = symbol_of(symbol);
-  if (offset + n > s.size)
+  if (!range_within(offset, n, 0, s.size))
     throw Failure{Err::kInvalidValue,
                   fmt::format("copy of {} bytes at offset {} to variable '{}' of {} bytes", n,
                               offset, s.name, s.size),

@@ -29,7 +29,7 @@ void Device::free(Addr a) {
 
 void Device::copy_to_device(Addr dst, const void* src, std::uint64_t n) {
   if (native_) return native_->copy_to_device(dst, src, n);
-  if (n && !mem_.valid(dst, static_cast<unsigned>(std::min<std::uint64_t>(n, 1u << 31))))
+  if (n && !mem_.valid(dst, n))
     throw usage_error(fmt::format("copy to device: [{:#x}, +{}) is not inside one allocation",
                                   dst, n));
   mem_.write(dst, src, n);
@@ -37,7 +37,7 @@ void Device::copy_to_device(Addr dst, const void* src, std::uint64_t n) {
 
 void Device::copy_to_host(void* dst, Addr src, std::uint64_t n) {
   if (native_) return native_->copy_to_host(dst, src, n);
-  if (n && !mem_.valid(src, static_cast<unsigned>(std::min<std::uint64_t>(n, 1u << 31))))
+  if (n && !mem_.valid(src, n))
     throw usage_error(fmt::format("copy to host: [{:#x}, +{}) is not inside one allocation",
                                   src, n));
   mem_.read(src, dst, n);

@@ -1,9 +1,11 @@
 // Loads, stores and atomics in two steps (see executor.h): generate() resolves addresses and
 // captures operands at issue; perform() touches memory when the memory side says so.
-#include <cmath>
-#include <cstring>
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstring>
+
+#include "common/range.h"
 #include "func/bits.h"
 #include "func/executor.h"
 
@@ -123,7 +125,7 @@ std::uint8_t* Executor::lane_ptr(Warp& w, unsigned lane, std::uint8_t space, Add
   switch (static_cast<Space>(space)) {
     case Space::kShared: {
       Cta& c = ctas_[static_cast<size_t>(w.cta)];
-      if (a + bytes > c.shared.size())
+      if (!range_within(a, bytes, 0, c.shared.size()))
         fault(w, lane, in, fmt::format("out-of-bounds shared-memory {} at offset {:#x} (CTA has {} "
                                        "bytes)", write ? "write" : "read", a, c.shared.size()));
       return &c.shared[a];

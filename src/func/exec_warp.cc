@@ -51,6 +51,10 @@ bool Executor::exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMa
       return true;
     }
     case Opcode::kShfl: {
+      // The PTX ISA's pseudo-code, exactly: lane[4:0], bval = b[4:0], cval = c[4:0],
+      // segmask = c[12:8]; j from the mode; out of range (!pval) means the thread's own value.
+      // Higher bits of b and c are ignored (b = 37 reads lane 5). A warp wider than 32
+      // (gpu.warp_size up to 64) shuffles within each 32-lane half.
       std::uint64_t src[64];
       const unsigned ws = w.size();
       for (unsigned l = 0; l < ws; ++l) src[l] = value(w, in.src[0], l);
@@ -59,20 +63,37 @@ bool Executor::exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMa
         const unsigned lane = static_cast<unsigned>(li);
         const std::uint32_t b = static_cast<std::uint32_t>(value(w, in.src[1], lane));
         const std::uint32_t c = static_cast<std::uint32_t>(value(w, in.src[2], lane));
-        const std::uint32_t cval = c & 0x1f, segmask = (c >> 8) & 0x1f;
-        const std::int64_t max_lane = (lane & segmask) | (cval & ~segmask);
-        const std::int64_t min_lane = lane & segmask;
-        std::int64_t j;
-        bool ok;
+        const std::int32_t l5 = static_cast<std::int32_t>(lane & 0x1f);
+        const std::int32_t bval = static_cast<std::int32_t>(b & 0x1f);
+        const std::int32_t cval = static_cast<std::int32_t>(c & 0x1f);
+        const std::int32_t segmask = static_cast<std::int32_t>((c >> 8) & 0x1f);
+        const std::int32_t max_lane = (l5 & segmask) | (cval & ~segmask);
+        const std::int32_t min_lane = l5 & segmask;
+        std::int32_t j;
+        bool pval;
         switch (mode) {
-          case Mod::kUp: j = static_cast<std::int64_t>(lane) - b; ok = j >= max_lane; break;
-          case Mod::kDown: j = static_cast<std::int64_t>(lane) + b; ok = j <= max_lane; break;
-          case Mod::kBfly: j = lane ^ b; ok = j <= max_lane; break;
-          default: j = min_lane | (b & ~segmask); ok = j <= max_lane; break;
+          case Mod::kUp:
+            j = l5 - bval;
+            pval = j >= max_lane;
+            break;
+          case Mod::kDown:
+            j = l5 + bval;
+            pval = j <= max_lane;
+            break;
+          case Mod::kBfly:
+            j = l5 ^ bval;
+            pval = j <= max_lane;
+            break;
+          default:
+            j = min_lane | (bval & ~segmask);
+            pval = j <= max_lane;
+            break;
         }
-        if (!ok || j < 0 || j >= static_cast<std::int64_t>(ws)) j = lane;
-        if (d) d[lane] = trunc_bytes(src[j], 4);
-        if (p) p[lane] = ok;
+        // pval implies 0 <= j <= 31; the source is lane j of this thread's 32-lane half.
+        unsigned from = pval ? (lane & ~0x1fu) + static_cast<unsigned>(j) : lane;
+        if (from >= ws) from = lane;  // a warp narrower than 32 lanes
+        if (d) d[lane] = trunc_bytes(src[from], 4);
+        if (p) p[lane] = pval;
       }
       return true;
     }

@@ -5,11 +5,16 @@
 #include <cstring>
 
 #include "common/check.h"
+#include "common/error.h"
 
 namespace simtsync::func {
 
 void GlobalMemory::map(Addr addr, std::uint64_t size, std::string what) {
-  ranges_[addr] = Range{addr + size, std::move(what)};
+  Addr end = 0;
+  if (!range_end(addr, size, end))
+    throw usage_error(fmt::format("{} of {} bytes at {:#x} runs past the end of the address space",
+                                  what, size, addr));
+  ranges_[addr] = Range{end, std::move(what)};
   clear_range_cache();
 }
 
@@ -20,27 +25,30 @@ void GlobalMemory::unmap(Addr addr) {
 
 Addr GlobalMemory::allocate(std::uint64_t size, std::string what) {
   Addr a = next_alloc_;
+  Addr end = 0;
+  if (!range_end(a, size, end) || !range_end(end, 256 + 255, end))
+    throw usage_error(fmt::format("{} of {} bytes does not fit in the address space", what, size));
   map(a, size, std::move(what));
-  next_alloc_ = (a + size + 256 + 255) & ~Addr{255};
+  next_alloc_ = end & ~Addr{255};
   return a;
 }
 
-bool GlobalMemory::range_of(Addr addr, unsigned size, CachedRange& out) const {
+bool GlobalMemory::range_of(Addr addr, std::uint64_t size, CachedRange& out) const {
   auto it = ranges_.upper_bound(addr);
   if (it == ranges_.begin()) return false;
   --it;
-  if (addr + size > it->second.end) return false;
+  if (!range_within(addr, size, it->first, it->second.end)) return false;
   out = {it->first, it->second.end};
   return true;
 }
 
-bool GlobalMemory::valid_slow(Addr addr, unsigned size) const {
+bool GlobalMemory::valid_slow(Addr addr, std::uint64_t size) const {
   if (!range_of(addr, size, range_cache_[range_next_ % 4])) return false;
   ++range_next_;
   return true;
 }
 
-bool GlobalMemory::Reader::valid_slow(Addr addr, unsigned size) {
+bool GlobalMemory::Reader::valid_slow(Addr addr, std::uint64_t size) {
   if (!m_.range_of(addr, size, ranges_[next_ % 4])) return false;
   ++next_;
   return true;

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/range.h"
 #include "common/types.h"
 
 namespace simtsync::func {
@@ -23,9 +24,9 @@ class GlobalMemory {
     Addr lo = 1, hi = 0;
   };
   static constexpr unsigned kTlbSize = 64;
-  static bool cached(const CachedRange (&c)[4], Addr addr, unsigned size) {
+  static bool cached(const CachedRange (&c)[4], Addr addr, std::uint64_t size) {
     for (const auto& r : c)
-      if (addr >= r.lo && addr + size <= r.hi) return true;
+      if (range_within(addr, size, r.lo, r.hi)) return true;
     return false;
   }
 
@@ -34,14 +35,16 @@ class GlobalMemory {
   static constexpr Addr kPageSize = Addr{1} << kPageBits;
   static constexpr Addr kHeapBase = 0x0000'0007'0000'0000ULL;  // first cudaMalloc address
 
-  // Maps [addr, addr+size) as valid (zero filled). `what` names it in fault reports.
+  // Maps [addr, addr+size) as valid (zero filled). `what` names it in fault reports. A range
+  // that would wrap past 2^64 is a usage error (nothing mapped).
   void map(Addr addr, std::uint64_t size, std::string what);
   void unmap(Addr addr);
   // Bump allocator over the heap; allocations are 256-byte aligned with a gap between them so
   // that running off the end of one buffer is reported instead of corrupting its neighbour.
   Addr allocate(std::uint64_t size, std::string what);
-  // True when [addr, addr+size) lies inside one mapped range.
-  bool valid(Addr addr, unsigned size) const {
+  // True when [addr, addr+size) lies inside one mapped range (a range that would wrap past
+  // 2^64 never does).
+  bool valid(Addr addr, std::uint64_t size) const {
     return cached(range_cache_, addr, size) || valid_slow(addr, size);
   }
   // Name of the mapped range nearest to addr (for fault messages).
@@ -73,7 +76,7 @@ class GlobalMemory {
   class Reader {
    public:
     explicit Reader(const GlobalMemory& m) : m_(m) {}
-    bool valid(Addr addr, unsigned size) {
+    bool valid(Addr addr, std::uint64_t size) {
       return cached(ranges_, addr, size) || valid_slow(addr, size);
     }
     void read_small(Addr addr, void* dst, unsigned n) {
@@ -87,7 +90,7 @@ class GlobalMemory {
     }
 
    private:
-    bool valid_slow(Addr addr, unsigned size);
+    bool valid_slow(Addr addr, std::uint64_t size);
     void read_page(Addr addr, void* dst, unsigned n) {
       const TlbEntry& e = tlb_[(addr >> kPageBits) & (kTlbSize - 1)];
       if (e.page == addr >> kPageBits)
@@ -126,9 +129,9 @@ class GlobalMemory {
     Addr end;
     std::string what;
   };
-  bool valid_slow(Addr addr, unsigned size) const;
+  bool valid_slow(Addr addr, std::uint64_t size) const;
   // The mapped range holding [addr, addr+size) into `out`; false when there is none.
-  bool range_of(Addr addr, unsigned size, CachedRange& out) const;
+  bool range_of(Addr addr, std::uint64_t size, CachedRange& out) const;
   std::uint8_t* page_ptr(Addr a) {
     const Addr p = a >> kPageBits;
     TlbEntry& e = tlb_[p & (kTlbSize - 1)];

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/range.h"
 #include "common/types.h"
 #include "func/lane_mask.h"
 #include "simt/i_reconvergence.h"
@@ -58,7 +59,11 @@ class Warp {
 
   // Per-lane local memory, grown on demand; offsets are thread-local addresses.
   std::uint8_t* local(unsigned lane, std::uint64_t offset, unsigned bytes) {
-    if (offset + bytes > local_stride_) grow_local(offset + bytes);
+    if (!range_within(offset, bytes, 0, local_stride_)) {
+      Addr end = ~Addr{0};  // a range past 2^64 asks for more than grow_local allows
+      range_end(offset, bytes, end);
+      grow_local(end);
+    }
     return &local_[lane * local_stride_ + offset];
   }
   std::uint64_t local_stride() const { return local_stride_; }

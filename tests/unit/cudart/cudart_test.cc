@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <zstd.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -75,6 +76,7 @@ constexpr const char* kPtx = R"(
 .target sm_75
 .address_size 64
 .global .align 4 .u32 counter;
+.const .align 4 .b8 factors[16];
 .visible .entry add_one(.param .u64 p, .param .u32 n)
 {
   .reg .pred %p<2>;
@@ -183,6 +185,7 @@ class RuntimeTest : public ::testing::Test {
     rt_->register_function(h, &spin_, "spin");
     rt_->register_function(h, &oob_, "out_of_bounds");
     rt_->register_var(h, &counter_, "counter", 4, false);
+    rt_->register_var(h, &factors_, "factors", 16, true);
   }
   void launch(const void* fn, unsigned blocks, unsigned threads, std::vector<void*> args) {
     rt_->launch(fn, LaunchConfig{Dim3{blocks, 1, 1}, Dim3{threads, 1, 1}, 0, nullptr}, args.data());
@@ -199,7 +202,7 @@ class RuntimeTest : public ::testing::Test {
   std::vector<std::uint8_t> fb_;
   Wrapper wrapper_;
   std::unique_ptr<Runtime> rt_;
-  char add_one_ = 0, spin_ = 0, oob_ = 0, counter_ = 0;  // host-side stand-ins
+  char add_one_ = 0, spin_ = 0, oob_ = 0, counter_ = 0, factors_ = 0;  // host-side stand-ins
 };
 
 TEST_F(RuntimeTest, LaunchOnDeviceMemoryAndSymbols) {
@@ -246,6 +249,39 @@ TEST_F(RuntimeTest, MisuseIsReportedAsTheCudaErrorItIs) {
   EXPECT_EQ(failure_of([&] { rt_->copy_symbol(&host, 0, &host, 4, true); }), Err::kInvalidSymbol);
   EXPECT_EQ(failure_of([&] { (void)rt_->pop_config(); }), Err::kInvalidConfiguration);
   EXPECT_FALSE(rt_->sticky());  // none of these poisons the context
+}
+
+// Issue 45: sizes and offsets that wrap past 2^64 and null host pointers are invalid values,
+// not copies through a wrapped range (a success, or a crash of the program).
+TEST_F(RuntimeTest, WrappingRangesAndNullPointersAreInvalidValues) {
+  int h[4] = {1, 2, 3, 4};
+  void* d = rt_->malloc(64);
+  void* top = reinterpret_cast<void*>(~std::uintptr_t{3});  // 0xFFFFFFFFFFFFFFFC
+  EXPECT_EQ(failure_of([&] { rt_->memcpy(top, h, 4, CopyKind::kHostToDevice); }),
+            Err::kInvalidValue);
+  EXPECT_EQ(failure_of([&] { rt_->memcpy(h, top, 4, CopyKind::kDeviceToHost); }),
+            Err::kInvalidValue);
+  EXPECT_EQ(failure_of([&] { rt_->memset(top, 0, 4); }), Err::kInvalidValue);
+  EXPECT_FALSE(rt_->is_device(d, ~std::size_t{0}));
+  EXPECT_TRUE(rt_->is_device(d, 64));
+  const std::size_t wrap = ~std::size_t{3};  // (size_t)-4
+  for (char* sym : {&counter_, &factors_}) {
+    SCOPED_TRACE(sym == &counter_ ? "device variable" : "constant");
+    EXPECT_EQ(failure_of([&] { rt_->copy_symbol(sym, wrap, h, 4, false); }), Err::kInvalidValue);
+    EXPECT_EQ(failure_of([&] { rt_->copy_symbol(sym, wrap, h, 4, true); }), Err::kInvalidValue);
+    EXPECT_EQ(failure_of([&] { rt_->copy_symbol(sym, 0, h, wrap, false); }), Err::kInvalidValue);
+    EXPECT_EQ(failure_of([&] { rt_->copy_symbol(sym, 0, h, 4, false); }), Err::kSuccess);
+  }
+  EXPECT_EQ(failure_of([&] { rt_->memcpy(d, nullptr, 16, CopyKind::kHostToDevice); }),
+            Err::kInvalidValue);
+  EXPECT_EQ(failure_of([&] { rt_->memcpy(nullptr, d, 16, CopyKind::kDeviceToHost); }),
+            Err::kInvalidValue);
+  EXPECT_EQ(failure_of([&] { rt_->memcpy(d, nullptr, 16, CopyKind::kDefault); }),
+            Err::kInvalidValue);
+  EXPECT_EQ(failure_of([&] { rt_->memcpy(h, nullptr, 16, CopyKind::kHostToHost); }),
+            Err::kInvalidValue);
+  EXPECT_FALSE(rt_->sticky());
+  rt_->free(d);
 }
 
 TEST_F(RuntimeTest, KernelFaultIsStickyAndExitCodeFive) {

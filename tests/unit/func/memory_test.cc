@@ -9,6 +9,7 @@
 #include <numeric>
 #include <set>
 
+#include "common/range.h"
 #include "func/global_memory.h"
 #include "func/program.h"
 #include "func_test_util.h"
@@ -357,6 +358,57 @@ TEST(MemoryFaults, SharedOutOfBounds) {
   Error e = expect_fault("  st.shared.u32 [sm+64], %r0;\n", 1, ".shared .align 4 .b8 sm[16];");
   EXPECT_EQ(e.code(), ExitCode::kKernelFault);
   EXPECT_NE(std::string(e.what()).find("shared"), std::string::npos) << e.what();
+}
+
+// [addr, addr + size) must not wrap past 2^64 into a check that passes: at the top of the
+// address space every global, shared and local access faults (before, a global store and load
+// at 0xFFFFFFFFFFFFFFFC succeeded: addr + 4 == 0 passed `addr + size <= end`, and shared and
+// local accesses there indexed host memory far out of bounds).
+TEST(MemoryFaults, AccessesAtTheTopOfTheAddressSpaceFault) {
+  for (const char* body : {"  mov.u64 %rd20, -4;\n  st.global.u32 [%rd20], %r0;\n",
+                           "  mov.u64 %rd20, -4;\n  ld.global.u32 %r10, [%rd20];\n",
+                           "  mov.u64 %rd20, -8;\n  st.global.u64 [%rd20], %rd10;\n",
+                           "  mov.u64 %rd20, -16;\n  ld.global.v4.u32 {%r10, %r11, %r12, %r13}, "
+                           "[%rd20];\n",
+                           "  mov.u64 %rd20, -4;\n  st.u32 [%rd20], %r0;\n",
+                           "  mov.u64 %rd20, -4;\n  atom.global.add.u32 %r10, [%rd20], 1;\n",
+                           "  mov.u64 %rd20, -4;\n  st.shared.u32 [%rd20], %r0;\n",
+                           "  mov.u64 %rd20, -4;\n  ld.local.u32 %r10, [%rd20];\n"}) {
+    SCOPED_TRACE(body);
+    Error e = expect_fault(body, 1, ".shared .align 4 .b8 sm[16];");
+    EXPECT_EQ(e.code(), ExitCode::kKernelFault) << e.what();
+  }
+}
+
+TEST(GlobalMemoryRanges, ChecksNeverWrapAtTheTopOfTheAddressSpace) {
+  EXPECT_TRUE(range_within(0x1000, 0x10, 0x1000, 0x1010));
+  EXPECT_TRUE(range_within(0x1010, 0, 0x1000, 0x1010));
+  EXPECT_FALSE(range_within(0x1008, 0x10, 0x1000, 0x1010));
+  EXPECT_FALSE(range_within(0xFFFFFFFFFFFFFFFCull, 4, 0x1000, 0x2000));
+  EXPECT_FALSE(range_within(0x1000, ~std::uint64_t{0}, 0x1000, 0x2000));
+  EXPECT_TRUE(range_within(~Addr{0} - 8, 4, ~Addr{0} - 16, ~Addr{0}));
+  EXPECT_FALSE(range_within(~Addr{0} - 2, 4, ~Addr{0} - 16, ~Addr{0}));
+  Addr end = 7;
+  EXPECT_FALSE(range_end(~Addr{0} - 3, 4, end));
+  EXPECT_EQ(end, 7u);
+  EXPECT_TRUE(range_end(~Addr{0} - 3, 3, end));
+  EXPECT_EQ(end, ~Addr{0});
+
+  GlobalMemory m;
+  const Addr top = 0xFFFFFFFFFFFF0000ull;
+  m.map(top, 0x1000, "top buffer");
+  EXPECT_TRUE(m.valid(top, 0x1000));
+  EXPECT_TRUE(m.valid(top + 0xFFC, 4));
+  EXPECT_FALSE(m.valid(top + 0xFFC, 8));
+  EXPECT_FALSE(m.valid(0xFFFFFFFFFFFFFFFCull, 4));  // past the last range: 0xF..FC + 4 wraps to 0
+  EXPECT_FALSE(m.valid(top, ~std::uint64_t{0}));
+  GlobalMemory::Reader r(m);
+  EXPECT_TRUE(r.valid(top, 16));  // now cached
+  EXPECT_FALSE(r.valid(0xFFFFFFFFFFFFFFFCull, 4));
+  EXPECT_FALSE(m.valid(top + 8, ~std::uint64_t{0} - 4));
+  // Mapping or allocating a range that runs past 2^64 is refused, not wrapped.
+  EXPECT_THROW(m.map(0xFFFFFFFFFFFFFFF0ull, 0x20, "wrapping"), Error);
+  EXPECT_THROW((void)m.allocate(~std::uint64_t{0} - 16, "huge"), Error);
 }
 
 TEST(MemoryFaults, TrapFaults) {

@@ -1,11 +1,13 @@
 // Cross-lane semantics: vote, shfl.sync (every mode, with clamps and sub-warp segments),
 // activemask under divergence, and bar.red reductions across warps.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstdint>
 
 #include "func_test_util.h"
+#include "simt/registry.h"
 
 namespace simtsync::func::testing {
 namespace {
@@ -57,21 +59,40 @@ $SKIP:
 
 enum class Mode { kUp, kDown, kBfly, kIdx };
 
-// The PTX ISA pseudo-code for shfl.sync.
-std::pair<u32, bool> shfl_ref(const std::vector<u32>& a, unsigned lane, Mode m, u32 b, u32 c) {
-  u32 segmask = (c >> 8) & 0x1f, cval = c & 0x1f;
-  u32 max_lane = (lane & segmask) | (cval & ~segmask);
-  u32 min_lane = lane & segmask;
+// The PTX ISA pseudo-code for shfl.sync: lane[4:0], bval[4:0] = b[4:0], cval[4:0] = c[4:0],
+// segmask[4:0] = c[12:8]; j by mode; !pval: the thread's own value. Returns {j, pval} for the
+// value's source lane.
+std::pair<unsigned, bool> shfl_src(unsigned lane, Mode m, u32 b, u32 c) {
+  const int l = static_cast<int>(lane & 0x1f), bval = static_cast<int>(b & 0x1f);
+  const int cval = static_cast<int>(c & 0x1f), segmask = static_cast<int>((c >> 8) & 0x1f);
+  const int max_lane = (l & segmask) | (cval & ~segmask);
+  const int min_lane = l & segmask;
   int j = 0;
-  bool p = false;
+  bool pval = false;
   switch (m) {
-    case Mode::kUp: j = static_cast<int>(lane) - static_cast<int>(b); p = j >= static_cast<int>(max_lane); break;
-    case Mode::kDown: j = static_cast<int>(lane + b); p = j <= static_cast<int>(max_lane); break;
-    case Mode::kBfly: j = static_cast<int>(lane ^ b); p = j <= static_cast<int>(max_lane); break;
-    case Mode::kIdx: j = static_cast<int>(min_lane | (b & ~segmask)); p = j <= static_cast<int>(max_lane); break;
+    case Mode::kUp:
+      j = l - bval;
+      pval = j >= max_lane;
+      break;
+    case Mode::kDown:
+      j = l + bval;
+      pval = j <= max_lane;
+      break;
+    case Mode::kBfly:
+      j = l ^ bval;
+      pval = j <= max_lane;
+      break;
+    case Mode::kIdx:
+      j = min_lane | (bval & ~segmask);
+      pval = j <= max_lane;
+      break;
   }
-  if (!p) j = static_cast<int>(lane);
-  return {a[static_cast<unsigned>(j)], p};
+  if (!pval) j = l;
+  return {static_cast<unsigned>(j), pval};
+}
+std::pair<u32, bool> shfl_ref(const std::vector<u32>& a, unsigned lane, Mode m, u32 b, u32 c) {
+  auto [j, p] = shfl_src(lane, m, b, c);
+  return {a[j], p};
 }
 
 TEST(Warp, ShuffleModesAndClamps) {
@@ -120,6 +141,91 @@ TEST(Warp, ShuffleRegisterOperandsAndF32) {
   for (unsigned t = 0; t < 32; ++t) {
     EXPECT_EQ(o.f32(t, 0), 1.5f * (t & 3)) << t;
     EXPECT_EQ(o.u32(t, 1), std::bit_cast<u32>(1.5f * (t ^ 16))) << t;
+  }
+}
+
+// Every mode against the ISA pseudo-code (shfl_src) for source lanes / offsets b = 0..63 (the
+// ISA uses b[4:0]: b = 37 reads lane 5, bfly 33 lane ^ 1), clamp/segment operands c of every
+// width CUDA passes and some with stray high bits, full and partial member masks, under the
+// IPDOM stack and independent thread scheduling. b and c are registers; each active lane
+// stores (value, pval) for each b. A value whose source lane is outside the member mask is
+// undefined in the ISA and not compared.
+TEST(Warp, ShuffleFollowsTheIsaForEveryModeOperandWidthAndMask) {
+  const char* names[] = {"up", "down", "bfly", "idx"};
+  const u32 cs[] = {0x1f,   0x0,    0x0f,   0x101f, 0x181f,      0x1c1f,      0x1e1f, 0x1f1f,
+                    0x1000, 0x1800, 0x1e00, 0x0703, 0xffffe0ffu, 0xfffff7e5u, 0x3f};
+  const u32 masks[] = {0xffffffffu, 0x55555555u, 0x0000ffffu, 0x80000001u};
+  std::vector<u32> a(32);
+  for (unsigned t = 0; t < 32; ++t) a[t] = 1000 + t * t;
+  for (const char* unit : {"ipdom_stack", "its"}) {
+    for (int mi = 0; mi < 4; ++mi) {
+      const Mode mode = static_cast<Mode>(mi);
+      const std::string text =
+          std::string(kHeader) +
+          ".visible .entry k(.param .u64 out, .param .u32 c, .param .u32 m)\n{\n" + kRegs + R"(
+  ld.param.u64 %rd0, [out];
+  ld.param.u32 %r2, [c];
+  ld.param.u32 %r3, [m];
+  mov.u32 %r0, %tid.x;
+  mul.lo.u32 %r1, %r0, %r0;
+  add.u32 %r1, %r1, 1000;
+  shr.u32 %r4, %r3, %r0;
+  and.b32 %r4, %r4, 1;
+  setp.eq.u32 %p1, %r4, 0;
+  @%p1 bra $DONE;
+  mul.wide.u32 %rd1, %r0, 512;
+  add.s64 %rd2, %rd0, %rd1;
+  mov.u32 %r5, 0;
+$LOOP:
+  shfl.sync.)" +
+          names[mi] + R"(.b32 %r6|%p2, %r1, %r5, %r2, %r3;
+  selp.u32 %r7, 1, 0, %p2;
+  st.global.u32 [%rd2], %r6;
+  st.global.u32 [%rd2+4], %r7;
+  add.s64 %rd2, %rd2, 8;
+  add.u32 %r5, %r5, 1;
+  setp.lt.u32 %p3, %r5, 64;
+  @%p3 bra $LOOP;
+$DONE:
+  ret;
+}
+)";
+      for (u32 c : cs)
+        for (u32 mask : masks) {
+          SCOPED_TRACE(fmt::format("{} shfl.{} c={:#x} mask={:#x}", unit, names[mi], c, mask));
+          DeviceOptions opts;
+          opts.reconvergence = simt::reconvergence_choice(unit);
+          Device dev(opts);
+          const int mod = dev.load_module(ptx::parse_module(text, "shfl.ptx"));
+          const Addr out = dev.upload(std::vector<u32>(32 * 64 * 2, 0xdeadbeefu));
+          const LaunchResult r = dev.launch(mod, "k", Dim3{1, 1, 1}, Dim3{32, 1, 1},
+                                            KernelArgs().add(out).add(c).add(mask));
+          ASSERT_TRUE(r.completed) << r.watchdog_report;
+          const std::vector<u32> o = dev.download<u32>(out, 32 * 64 * 2);
+          int wrong = 0;
+          for (unsigned t = 0; t < 32; ++t) {
+            const bool active = (mask >> t) & 1;
+            for (u32 b = 0; b < 64; ++b) {
+              const u32 v = o[(t * 64 + b) * 2], p = o[(t * 64 + b) * 2 + 1];
+              if (!active) {
+                wrong += v != 0xdeadbeefu || p != 0xdeadbeefu;
+                continue;
+              }
+              const auto [j, pval] = shfl_src(t, mode, b, c);
+              if (p != u32{pval}) {
+                ++wrong;
+                ADD_FAILURE() << "lane " << t << " b " << b << ": p " << p << ", ISA " << pval;
+              }
+              if (((mask >> j) & 1) && v != a[j]) {
+                ++wrong;
+                ADD_FAILURE() << "lane " << t << " b " << b << ": " << v << ", ISA lane " << j
+                              << "'s " << a[j];
+              }
+              if (wrong > 8) return;
+            }
+          }
+        }
+    }
   }
 }
 
