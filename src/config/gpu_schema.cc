@@ -272,7 +272,7 @@ void add_hierarchy(Schema& s) {
                   "(a slice then uses only the sets its fixed address bits select)",
                   "GPGPU-Sim 4.2 gpu-cache.cc l2_cache_config::set_index (indexes with "
                   "partition_address(), the partition bits removed, to avoid set camping)")
-      .add_bool("mem.l2.keep_across_launches", false,
+      .add_bool("mem.l2.keep_across_launches", true,
                 "The L2's lines (valid and dirty) stay from one kernel launch to the next, as "
                 "on hardware; false starts every launch with an empty L2 (simtsync before "
                 "2026-11-29, which recorded experiments pin)",
