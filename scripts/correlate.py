@@ -80,6 +80,10 @@ def main():
     ap.add_argument("--max-cycles", type=int, default=20_000_000, help="gpgpusim: cycle cap")
     ap.add_argument("--timeout", type=int, default=1800, help="gpgpusim: seconds per run")
     ap.add_argument("--force", action="store_true", help="gpgpusim: re-run recorded points")
+    ap.add_argument("--refresh-simtsync", action="store_true",
+                    help="gpgpusim: run simtsync again on recorded points (GPGPU-Sim's kept)")
+    ap.add_argument("--perfect-icache", action="store_true",
+                    help="gpgpusim: both simulators with a perfect instruction cache (a diagnostic)")
     ap.add_argument("--config", default="h100")
     ap.add_argument("--size", default="default")
     ap.add_argument("--jobs", type=int, default=1, help="parallel simulator runs")

@@ -36,12 +36,21 @@ SUITES = ("synchronization-free", "barrier-intensive", "synchronization", "micro
 # The target group of issue 44: kernels without fine-grained synchronization.
 TARGET_SUITES = ("synchronization-free", "barrier-intensive")
 GPGPUSIM_CONFIG = {"gtx480": "SM2_GTX480", "qv100": "SM7_QV100"}
+# Settings that make the two models count the same thing (docs/results/correlation_gpgpusim):
+# - simtsync models no kernel launch latency: GPGPU-Sim's (5000 cycles per launch on SM7_QV100,
+#   counted before the first CTA starts) is set to 0, so both count the kernels' execution;
+# - simtsync does not fill the L2 with the data of a host-to-device copy: GPGPU-Sim's
+#   -gpgpu_perf_sim_memcpy (on in both tested configs) is turned off, so both start cold.
+GPGPUSIM_MATCH = ["-gpgpu_kernel_launch_latency 0", "-gpgpu_perf_sim_memcpy 0"]
+# SM7_QV100 has a perfect instruction and constant cache (-gpgpu_perfect_inst_const_cache 1);
+# simtsync's qv100 misses in its I-cache through the hierarchy unless told otherwise.
+SIMTSYNC_MATCH = {"gtx480": [], "qv100": ["sm.icache.perfect=true"]}
 COLUMNS = ("workload", "suite", "module", "size", "config", "scheduler", "status",
            "gpgpusim_cycles", "simtsync_cycles", "cycle_ratio",
            "gpgpusim_warp_insts", "simtsync_warp_insts",
            "gpgpusim_l1_hit", "simtsync_l1_hit", "gpgpusim_l2_hit", "simtsync_l2_hit",
            "gpgpusim_dram_reads", "simtsync_dram_reads",
-           "gpgpusim_validated", "simtsync_validated", "gpgpusim_user_s", "simtsync_user_s")
+           "gpgpusim_validated", "simtsync_validated")
 
 
 def gpgpusim_home():
@@ -89,6 +98,17 @@ def last_number(text, key):
     return float(found[-1]) if found else None
 
 
+def dram_reads(text):
+    """DRAM read commands (32-byte accesses) over every channel: the n_rd of the last block of
+    per-channel DRAM statistics (`total dram reads` is 0 on SM2_GTX480 whatever was read)."""
+    m = re.search(r"^-gpgpu_n_mem\s+(\d+)", text, re.M)
+    n_mem = int(m.group(1)) if m else None
+    reads = [int(x) for x in re.findall(r"\bn_rd=(\d+)", text)]
+    if not n_mem or len(reads) < n_mem:
+        return None
+    return sum(reads[-int(n_mem):])
+
+
 def user_seconds(rusage_before, rusage_after):
     return round(rusage_after.ru_utime - rusage_before.ru_utime, 2)
 
@@ -108,7 +128,8 @@ def run_timed(cmd, cwd, env, timeout):
     return rc, out, user_seconds(before, after)
 
 
-def run_gpgpusim(home, env, program, workload, size, config, scheduler, max_cycles, timeout):
+def run_gpgpusim(home, env, program, workload, size, config, scheduler, max_cycles, timeout,
+                 perfect_icache=False, match=None):
     src = os.path.join(home, "gpgpu-sim", "configs", "tested-cfgs", GPGPUSIM_CONFIG[config])
     with tempfile.TemporaryDirectory(prefix="gpgpusim-") as d:
         for f in os.listdir(src):
@@ -117,10 +138,11 @@ def run_gpgpusim(home, env, program, workload, size, config, scheduler, max_cycl
         cfg = os.path.join(d, "gpgpusim.config")
         with open(cfg) as f:
             lines = [l for l in f if "gpuwattch_xml_file" not in l]  # 4.2 names it accelwattch
-        # simtsync models no kernel launch latency (the 5000 cycles SM7_QV100 adds to every
-        # launch before its first CTA); both then count the kernels' execution alone.
         lines += [f"\n-gpgpu_scheduler {scheduler}\n", "-power_simulation_enabled 0\n",
-                  f"-gpgpu_max_cycle {max_cycles}\n", "-gpgpu_kernel_launch_latency 0\n"]
+                  f"-gpgpu_max_cycle {max_cycles}\n"]
+        lines += [o + "\n" for o in (GPGPUSIM_MATCH if match is None else match)]
+        if perfect_icache:
+            lines.append("-gpgpu_perfect_inst_const_cache 1\n")
         if config == "gtx480":  # the kernels are compute_70 (CUDA 11.8 has no sm_20)
             lines.append("-gpgpu_ptx_force_max_capability 70\n")
         with open(cfg, "w") as f:
@@ -129,7 +151,7 @@ def run_gpgpusim(home, env, program, workload, size, config, scheduler, max_cycl
     r = {"rc": rc, "user_s": user, "validated": "VALIDATED:" in out,
          "cycles": last_number(out, "gpu_tot_sim_cycle"),
          "warp_insts": last_number(out, "gpgpu_n_tot_w_icount"),
-         "dram_reads": last_number(out, "total dram reads")}
+         "dram_reads": dram_reads(out)}
     l1 = last_number(out, "L1D_total_cache_miss_rate")
     l2 = last_number(out, "L2_total_cache_miss_rate")
     r["l1_hit"] = None if l1 is None else round(1 - l1, 4)
@@ -139,14 +161,18 @@ def run_gpgpusim(home, env, program, workload, size, config, scheduler, max_cycl
     return r
 
 
-def run_simtsync(simtsync, libdir, program, workload, size, config, scheduler, max_cycles, timeout):
+def run_simtsync(simtsync, libdir, program, workload, size, config, scheduler, max_cycles, timeout,
+                 perfect_icache=False, match=None):
     env = dict(os.environ)
     env["LD_LIBRARY_PATH"] = libdir + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
     with tempfile.TemporaryDirectory(prefix="simtsync-") as d:
         js = os.path.join(d, "out.json")
-        cmd = [simtsync, "exec", "--config", config, "--set", f"sm.warp_scheduler.impl={scheduler}",
-               "--set", f"watchdog.max_cycles={max_cycles}", "--json", js, "--",
-               program, workload, "--size", size]
+        sets = [f"sm.warp_scheduler.impl={scheduler}", f"watchdog.max_cycles={max_cycles}"]
+        sets += SIMTSYNC_MATCH[config] if match is None else match
+        if perfect_icache and "sm.icache.perfect=true" not in sets:
+            sets.append("sm.icache.perfect=true")
+        cmd = [simtsync, "exec", "--config", config, *[x for kv in sets for x in ("--set", kv)],
+               "--json", js, "--", program, workload, "--size", size]
         rc, out, user = run_timed(cmd, d, env, timeout)
         j = None
         if os.path.exists(js):
@@ -159,10 +185,20 @@ def run_simtsync(simtsync, libdir, program, workload, size, config, scheduler, m
         r.update(cycles=j.get("cycles"), warp_insts=g.get("warp_instructions"),
                  l1_hit=round(m.get("l1", {}).get("hit_rate", 0), 4) if m else None,
                  l2_hit=round(m.get("l2", {}).get("hit_rate", 0), 4) if m else None,
-                 dram_reads=m.get("dram", {}).get("reads") if m else None)
+                 # in 32-byte accesses, GPGPU-Sim's DRAM unit (simtsync counts requests
+                 # of up to a 128-byte line)
+                 dram_reads=m.get("dram", {}).get("read_bytes", 0) // 32 if m else None)
     if rc != 0 or not r["validated"]:
         r["tail"] = out[-600:]
     return r
+
+
+def uses_clock64(module):
+    for ptx in glob.glob(os.path.join(ROOT, "workloads", "*", module + ".ptx")):
+        with open(ptx, errors="replace") as f:
+            if "%clock64" in f.read():
+                return True
+    return False
 
 
 def point_key(w, config, scheduler):
@@ -224,10 +260,15 @@ def write_outputs(out_dir, rows, args_line):
                     continue
                 lines.append(f"| {config} | {sched} | {s['n']} | {group} | {100 * s['mae']:.1f}% | "
                              f"{s['r']:.3f} | {s['rlog']:.3f} | {s['within25']} of {s['n']} |")
-    lines += ["", "Points not compared (both simulators must validate):", ""]
+    lines += ["", "Workloads not compared (both simulators must validate), with the reason of "
+              "their first point (metrics.csv has every point's):", ""]
+    seen = set()
     for r in rows:
-        if r["status"] != "ok":
-            lines.append(f"- {r['workload']} {r['config']} {r['scheduler']}: {r['status']}")
+        if r["status"] != "ok" and r["workload"] not in seen:
+            seen.add(r["workload"])
+            bad = [f"{x['config']} {x['scheduler']}" for x in rows
+                   if x["workload"] == r["workload"] and x["status"] != "ok"]
+            lines.append(f"- {r['workload']} ({', '.join(bad)}): {r['status'][:120]}")
     with open(os.path.join(out_dir, "summary.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
@@ -330,19 +371,35 @@ def main(a):
         path = os.path.join(points_dir, point_key(w, config, s) + ".json")
         if os.path.exists(path) and not a.force:
             with open(path) as f:
-                return json.load(f)
+                pt = json.load(f)
+            if not (a.refresh_simtsync and pt.get("gpgpusim")):
+                return pt
+            # A new simtsync against the recorded GPGPU-Sim point: only our side runs again.
+            pt["simtsync"] = run_simtsync(simtsync, libdir, program, w, a.size, config, s,
+                                          a.max_cycles, a.timeout, a.perfect_icache)
+            gs, st = pt["gpgpusim"], pt["simtsync"]
+            if st["rc"] != 0 or not st["validated"]:
+                pt["status"] = f"simtsync exit {st['rc']}, not validated"
+            elif gs["rc"] == 0 and gs["validated"] and gs["cycles"]:
+                pt["status"] = "ok"
+            with open(path, "w") as f:
+                json.dump(pt, f, indent=1)
+            print(f"{w} {config} {s}: refreshed simtsync ({pt['status'][:60]})", flush=True)
+            return pt
         pt = {"workload": w, "suite": suite, "module": module, "size": a.size, "config": config,
               "scheduler": s}
         if reason:
             pt["status"] = reason
             return pt
         t0 = time.time()
-        st = run_simtsync(simtsync, libdir, program, w, a.size, config, s, a.max_cycles, a.timeout)
+        st = run_simtsync(simtsync, libdir, program, w, a.size, config, s, a.max_cycles, a.timeout,
+                          a.perfect_icache)
         if st["rc"] != 0 or not st["validated"]:
             pt["status"] = f"simtsync exit {st['rc']}, not validated: " + st.get("tail", "")[-200:].replace("\n", " ")
             pt["simtsync"] = st
         else:
-            gs = run_gpgpusim(home, env, program, w, a.size, config, s, a.max_cycles, a.timeout)
+            gs = run_gpgpusim(home, env, program, w, a.size, config, s, a.max_cycles, a.timeout,
+                              a.perfect_icache)
             pt["simtsync"], pt["gpgpusim"] = st, gs
             if gs["rc"] != 0 or not gs["validated"] or not gs["cycles"]:
                 pt["status"] = (f"GPGPU-Sim exit {gs['rc']}, validated {gs['validated']}: " +
@@ -370,11 +427,15 @@ def main(a):
             row[f"{side}_l2_hit"] = fmt_num(d.get("l2_hit"))
             row[f"{side}_dram_reads"] = fmt_num(d.get("dram_reads"))
             row[f"{side}_validated"] = fmt_num(d.get("validated")) if d else ""
-            row[f"{side}_user_s"] = fmt_num(d.get("user_s"))
+        if pt["status"].startswith("GPGPU-Sim exit") and uses_clock64(pt["module"]):
+            row["status"] = ("GPGPU-Sim 4.2 aborts on %clock64, which the kernel reads "
+                             "(ptx_thread_info::get_builtin, CLOCK64_REG: abort())")
         if pt["status"] == "ok":
             row["cycle_ratio"] = f"{float(s['cycles']) / float(g['cycles']):.3f}"
         rows.append(row)
     args_line = (f"scripts/correlate.py {a.simtsync} --reference gpgpusim --configs {a.configs} "
-                 f"--schedulers {a.schedulers} --size {a.size}")
+                 f"--schedulers {a.schedulers} --size {a.size}" +
+                 (" --perfect-icache" if a.perfect_icache else "") +
+                 (f" --workloads {a.workloads}" if a.workloads else ""))
     write_outputs(out_dir, rows, args_line)
     return 0
