@@ -21,7 +21,7 @@ void check(cudaError_t e, const char* call) {
 // same three calls: GPGPU-Sim 4.2's runtime takes the configuration from the push and cannot
 // launch without it.
 extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, std::size_t shared,
-                                               cudaStream_t stream);
+                                                cudaStream_t stream);
 extern "C" cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, std::size_t* shared,
                                                   void* stream);
 

@@ -115,8 +115,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
         });
     l.memory = l.hier.get();
     // The L2 is not flushed between kernels: this launch finds the last one's lines.
-    if (p_.hier.l2.keep_across_launches && !l2_carry_.empty())
-      l.hier->restore_l2_state(l2_carry_);
+    if (p_.hier.l2.keep_across_launches && !l2_carry_.empty()) l.hier->restore_l2_state(l2_carry_);
   } else {
     l.simple = std::make_unique<mem::SimpleMemory>(
         p_.mem, static_cast<int>(p_.num_sms), [&l, perform_of](const mem::MemRequest& r) {

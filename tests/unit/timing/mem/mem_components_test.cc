@@ -63,7 +63,7 @@ TEST(TagArray, ItsStateCarriesLinesDirtyBitsAndLruToAnotherArrayOfTheSameGeometr
   EXPECT_EQ(next.probe(128, false), 0x3u);
   const Eviction ev = next.allocate(256);  // evicts the least recent: 128, clean
   EXPECT_FALSE(ev.dirty);
-  EXPECT_EQ(next.allocate(384).dirty_sectors, 0xfu);  // then 0, dirty
+  EXPECT_EQ(next.allocate(384).dirty_sectors, 0xfu);   // then 0, dirty
   TagArray other(CacheGeometry{4 * 128, 2, 128, 32});  // two sets
   EXPECT_FALSE(other.restore(t.state()));
   EXPECT_EQ(other.probe(0, false), 0u);
