@@ -27,6 +27,10 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpgpusim"))
+import reference  # noqa: E402  (GPGPU-Sim as the reference; also pearson())
+from reference import pearson  # noqa: E402
+
 SUITES = ("synchronization-free", "barrier-intensive")
 # Synchronization workloads written for GPUs with independent thread scheduling (their spin
 # loops need no SIMT-safe form) that finish there; the *_mimd forms deadlock only under IPDOM.
@@ -57,16 +61,6 @@ def run(binary, workload, size, extra):
             return json.load(f), None
 
 
-def pearson(xs, ys):
-    n = len(xs)
-    if n < 2:
-        return float("nan")
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
-    sy = math.sqrt(sum((y - my) ** 2 for y in ys))
-    return sxy / (sx * sy) if sx and sy else float("nan")
-
 
 def main():
     ap = argparse.ArgumentParser()
@@ -91,8 +85,6 @@ def main():
     ap.add_argument("--out", default="")
     a = ap.parse_args()
     if a.reference == "gpgpusim":
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpgpusim"))
-        import reference
         if a.size == "default" and "--size" not in sys.argv:
             a.size = "test"
         return reference.main(a)
