@@ -109,23 +109,15 @@ def dram_reads(text):
     return sum(reads[-int(n_mem):])
 
 
-def user_seconds(rusage_before, rusage_after):
-    return round(rusage_after.ru_utime - rusage_before.ru_utime, 2)
-
-
 def run_timed(cmd, cwd, env, timeout):
-    """Runs cmd; returns (returncode or 'timeout', stdout+stderr, child user seconds)."""
-    import resource
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """Runs cmd; returns (returncode or 'timeout', stdout+stderr)."""
     try:
         p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
                            errors="replace", timeout=timeout)
-        rc, out = p.returncode, p.stdout + p.stderr
+        return p.returncode, p.stdout + p.stderr
     except subprocess.TimeoutExpired as e:
-        rc = "timeout"
-        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return rc, out, user_seconds(before, after)
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return "timeout", out
 
 
 def run_gpgpusim(home, env, program, workload, size, config, scheduler, max_cycles, timeout,
@@ -147,8 +139,8 @@ def run_gpgpusim(home, env, program, workload, size, config, scheduler, max_cycl
             lines.append("-gpgpu_ptx_force_max_capability 70\n")
         with open(cfg, "w") as f:
             f.writelines(lines)
-        rc, out, user = run_timed([program, workload, "--size", size], d, env, timeout)
-    r = {"rc": rc, "user_s": user, "validated": "VALIDATED:" in out,
+        rc, out = run_timed([program, workload, "--size", size], d, env, timeout)
+    r = {"rc": rc, "validated": "VALIDATED:" in out,
          "cycles": last_number(out, "gpu_tot_sim_cycle"),
          "warp_insts": last_number(out, "gpgpu_n_tot_w_icount"),
          "dram_reads": dram_reads(out)}
@@ -173,12 +165,12 @@ def run_simtsync(simtsync, libdir, program, workload, size, config, scheduler, m
             sets.append("sm.icache.perfect=true")
         cmd = [simtsync, "exec", "--config", config, *[x for kv in sets for x in ("--set", kv)],
                "--json", js, "--", program, workload, "--size", size]
-        rc, out, user = run_timed(cmd, d, env, timeout)
+        rc, out = run_timed(cmd, d, env, timeout)
         j = None
         if os.path.exists(js):
             with open(js) as f:
                 j = json.load(f)
-    r = {"rc": rc, "user_s": user, "validated": "VALIDATED:" in out}
+    r = {"rc": rc, "validated": "VALIDATED:" in out}
     if j:
         g = j["stats"]["gpu"]
         m = g.get("memory", {})
