@@ -80,8 +80,12 @@ enum class CopyKind : int {
 struct RuntimeOptions {
   sim::SimOptions sim;
   std::string json_path;  // statistics written here at exit ("" : none)
-  bool quiet = false;     // no line per launch on stderr
-  std::string source;     // where the settings came from (for the statistics)
+  // SIMTSYNC_OUTCOME: a file `simtsync exec` creates fresh for each run; the library appends a
+  // line to it as things happen (start, each launch's outcome, a failed statistics write), so
+  // exec knows the outcome however the program ends (docs/cuda-runtime.md, "Outcome channel").
+  std::string outcome_path;
+  bool quiet = false;  // no line per launch on stderr
+  std::string source;  // where the settings came from (for the statistics)
 
   // SIMTSYNC_CONFIG, SIMTSYNC_MODE, SIMTSYNC_SET (KEY=VALUE, separated by ';' or newlines),
   // SIMTSYNC_THREADS, SIMTSYNC_JSON, SIMTSYNC_QUIET; below them a simtsync.yaml in the
@@ -175,6 +179,8 @@ class Runtime {
 
   // Statistics as `simtsync run --json` writes them, plus a record per launch.
   nlohmann::json statistics() const;
+  // Writes the statistics to --json FILE; a failed open, write or close is reported on stderr
+  // and on the outcome channel (exec then exits 2).
   void write_statistics();
 
   static constexpr std::size_t kDeviceBytes = std::size_t{4} << 30;
@@ -220,6 +226,9 @@ class Runtime {
   const func::Program& load(Module& m);
   const Kernel& kernel_of(const void* host_fn);
   const Symbol& symbol_of(const void* sym);
+  // One line on the outcome channel (no-op without SIMTSYNC_OUTCOME): TAB-separated fields,
+  // written with one write() so that lines of several processes never interleave.
+  void report_outcome(const std::vector<std::string>& fields) const;
   Addr symbol_device_address(const Symbol& s);
   // Loads a __managed__ variable's module, copying its initial value to the host copy.
   bool bind_managed(ManagedVar& v);

@@ -2,7 +2,8 @@
 """Runs one CUDA program under `simtsync exec` and checks what it did.
 
     run_program.py SIMTSYNC PROGRAM [--rc N] [--stdout-has TEXT]... [--stderr-has TEXT]...
-                   [--stdout-is FILE_OR_TEXT] [--json-check KEY=VALUE]... [-- EXEC_OPTIONS...]
+                   [--stdout-is FILE_OR_TEXT] [--json-check KEY=VALUE]... [--arg ARG]...
+                   [--json-path PATH] [--stale-json] [--std{out,err}-lacks TEXT]... [-- EXEC_OPTIONS...]
 
 EXEC_OPTIONS go to `simtsync exec` (--set, --config, --mode, --threads). Exit 0 when every
 check holds; otherwise prints what differed and exits 1.
@@ -22,6 +23,13 @@ def main():
     ap.add_argument("--rc", type=int, default=0)
     ap.add_argument("--stdout-has", action="append", default=[])
     ap.add_argument("--stderr-has", action="append", default=[])
+    ap.add_argument("--stderr-lacks", action="append", default=[])
+    ap.add_argument("--stdout-lacks", action="append", default=[])
+    ap.add_argument("--arg", action="append", default=[], help="an argument of the program")
+    ap.add_argument("--json-path", default=None,
+                    help="the --json path to give exec (default: a file in a fresh folder)")
+    ap.add_argument("--stale-json", action="store_true",
+                    help="leave a statistics file of an earlier, faulting run at the --json path")
     ap.add_argument("--stdout-is", default=None, help="exact expected stdout (\\n for newlines)")
     ap.add_argument("--yaml", default=None, help="simtsync.yaml to write in the working directory")
     ap.add_argument("--direct", default=None, metavar="LIBDIR",
@@ -35,18 +43,22 @@ def main():
     a = ap.parse_args(argv[:cut])
     opts = argv[cut + 1:]
     with tempfile.TemporaryDirectory() as tmp:
-        js = os.path.join(tmp, "stats.json")
+        js = a.json_path if a.json_path is not None else os.path.join(tmp, "stats.json")
+        if a.stale_json:
+            with open(js, "w") as f:
+                json.dump({"program": "exec", "exit_code": 5, "launches": [],
+                           "message": "a fault of an earlier run"}, f)
         if a.yaml is not None:
             with open(os.path.join(tmp, "simtsync.yaml"), "w") as f:
                 f.write(a.yaml.replace("\\n", "\n"))
         env = dict(os.environ)
         if a.direct:
-            cmd = [a.program]
+            cmd = [a.program, *a.arg]
             env["LD_LIBRARY_PATH"] = a.direct
             env["SIMTSYNC_JSON"] = js
             env.update(kv.split("=", 1) for kv in a.env)
         else:
-            cmd = [a.simtsync, "exec", "--quiet", "--json", js, *opts, "--", a.program]
+            cmd = [a.simtsync, "exec", "--quiet", "--json", js, *opts, "--", a.program, *a.arg]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp, env=env)
         errors = []
         if p.returncode != a.rc:
@@ -57,6 +69,12 @@ def main():
         for t in a.stderr_has:
             if t not in p.stderr:
                 errors.append(f"stderr lacks {t!r}")
+        for t in a.stdout_lacks:
+            if t in p.stdout:
+                errors.append(f"stdout has {t!r}")
+        for t in a.stderr_lacks:
+            if t in p.stderr:
+                errors.append(f"stderr has {t!r}")
         if a.stdout_is is not None:
             want = a.stdout_is.replace("\\n", "\n")
             if p.stdout != want:
