@@ -121,7 +121,7 @@ def run_timed(cmd, cwd, env, timeout):
 
 
 def run_gpgpusim(home, env, program, workload, size, config, scheduler, max_cycles, timeout,
-                 perfect_icache=False, match=None):
+                 perfect_icache=False, match=None, argv=None):
     src = os.path.join(home, "gpgpu-sim", "configs", "tested-cfgs", GPGPUSIM_CONFIG[config])
     with tempfile.TemporaryDirectory(prefix="gpgpusim-") as d:
         for f in os.listdir(src):
@@ -139,7 +139,7 @@ def run_gpgpusim(home, env, program, workload, size, config, scheduler, max_cycl
             lines.append("-gpgpu_ptx_force_max_capability 70\n")
         with open(cfg, "w") as f:
             f.writelines(lines)
-        rc, out = run_timed([program, workload, "--size", size], d, env, timeout)
+        rc, out = run_timed([program, *(argv or [workload, "--size", size])], d, env, timeout)
     r = {"rc": rc, "validated": "VALIDATED:" in out,
          "cycles": last_number(out, "gpu_tot_sim_cycle"),
          "warp_insts": last_number(out, "gpgpu_n_tot_w_icount"),
@@ -154,7 +154,7 @@ def run_gpgpusim(home, env, program, workload, size, config, scheduler, max_cycl
 
 
 def run_simtsync(simtsync, libdir, program, workload, size, config, scheduler, max_cycles, timeout,
-                 perfect_icache=False, match=None):
+                 perfect_icache=False, match=None, argv=None):
     env = dict(os.environ)
     env["LD_LIBRARY_PATH"] = libdir + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
     with tempfile.TemporaryDirectory(prefix="simtsync-") as d:
@@ -164,7 +164,7 @@ def run_simtsync(simtsync, libdir, program, workload, size, config, scheduler, m
         if perfect_icache and "sm.icache.perfect=true" not in sets:
             sets.append("sm.icache.perfect=true")
         cmd = [simtsync, "exec", "--config", config, *[x for kv in sets for x in ("--set", kv)],
-               "--json", js, "--", program, workload, "--size", size]
+               "--json", js, "--", program, *(argv or [workload, "--size", size])]
         rc, out = run_timed(cmd, d, env, timeout)
         j = None
         if os.path.exists(js):

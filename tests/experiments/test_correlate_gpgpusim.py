@@ -31,6 +31,10 @@ p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "correlate.py"
 check(p.returncode == 0 and "skipped" in p.stdout and "/nonexistent/gpgpusim" in p.stdout,
       f"no GPGPU-Sim: exit 0 and a message naming where it looked (got {p.returncode}: "
       f"{p.stdout.strip()[:120]})")
+p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpgpusim", "probes.py"),
+                    "simtsync", os.devnull], capture_output=True, text=True, env=env)
+check(p.returncode == 0 and "skipped" in p.stdout,
+      f"probes.py without GPGPU-Sim: exit 0 and says it skipped (got {p.returncode})")
 
 out = """-gpgpu_n_mem                            2 # number of memory modules
 gpu_tot_sim_cycle = 100
