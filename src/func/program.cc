@@ -348,7 +348,7 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
 
     // The parser only builds instructions that fit their signature; IR made by transforms is
     // checked here again, so nothing below indexes past the operands an opcode guarantees.
-    if (auto problem = ptx::check_operands(in)) throw fail(in, problem->what);
+    if (auto problem = ptx::check_operands(in, f.regs)) throw fail(in, problem->what);
     const auto& ops = in.operands;
     auto add_src = [&](const Operand& op) {
       if (e.nsrc >= std::size(e.src)) throw fail(in, "too many source operands");

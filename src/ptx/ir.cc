@@ -1,7 +1,11 @@
 #include "ptx/ir.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstdlib>
 #include <string_view>
 #include <unordered_map>
 
@@ -203,6 +207,31 @@ std::uint64_t Variable::size_bytes() const {
     n *= static_cast<std::uint64_t>(d);
   }
   return n;
+}
+
+std::optional<std::string> block_shape_problem(const Function& f, std::uint32_t x, std::uint32_t y,
+                                               std::uint32_t z) {
+  const std::uint64_t threads = std::uint64_t{x} * y * z;
+  for (const std::string& d : f.perf_directives) {
+    const auto space = d.find(' ');
+    const std::string_view name = std::string_view(d).substr(0, space);
+    if (name != ".reqntid" && name != ".maxntid") continue;
+    // The parser keeps ".maxntid 256, 1, 1" with 1 to 3 positive extents.
+    std::uint64_t ext[3] = {1, 1, 1};
+    std::size_t n = 0;
+    for (std::size_t p = space; p != std::string::npos && n < 3; p = d.find(',', p + 1))
+      ext[n++] = std::strtoull(d.c_str() + p + 1, nullptr, 10);
+    const std::string shape = fmt::format("{} ({},{},{})", d, ext[0], ext[1], ext[2]);
+    const std::string what = fmt::format("{} {}: block ({},{},{})",
+                                         f.is_entry ? "kernel" : "function", f.name, x, y, z);
+    if (name == ".reqntid" && (x != ext[0] || y != ext[1] || z != ext[2]))
+      return fmt::format("{} is not the shape {} requires", what, shape);
+    std::uint64_t limit = ext[0] * ext[1];  // extents are below 2^31
+    limit = ext[2] > UINT64_MAX / limit ? UINT64_MAX : limit * ext[2];
+    if (name == ".maxntid" && threads > limit)
+      return fmt::format("{} has {} threads, more than {} allows ({})", what, threads, d, limit);
+  }
+  return std::nullopt;
 }
 
 int Function::label_index(const std::string& n) const {

@@ -251,6 +251,14 @@ struct Function {
   bool operator==(const Function& o) const;
 };
 
+// Whether a CTA of `x` * `y` * `z` threads may run `f` under its .reqntid (the block must be
+// exactly that shape; missing extents are 1) and .maxntid (at most their product of threads)
+// directives: nullopt when it may; otherwise what is wrong, naming the function and the directive
+// ("kernel k: block (32,1,1) is not the shape .reqntid 16 (16,1,1) requires"). Every launch path
+// (the simulator's Device::launch, the CUDA runtime) calls it before running anything.
+std::optional<std::string> block_shape_problem(const Function& f, std::uint32_t x, std::uint32_t y,
+                                               std::uint32_t z);
+
 // Module-level directives that are kept verbatim (debug sections).
 struct Section {
   std::string name;   // ".debug_str"

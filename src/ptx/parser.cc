@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "common/error.h"
@@ -20,6 +21,7 @@ class ModuleParser {
 
   Module parse() {
     while (c_.peek().kind != TokKind::kEnd) statement();
+    check_unresolved();
     m_.finalize();
     return std::move(m_);
   }
@@ -62,7 +64,7 @@ class ModuleParser {
 
   void declaration(const Token& head, std::string linkage) {
     if (head.text == ".entry" || head.text == ".func") {
-      FunctionParser fp(c_, functions_);
+      FunctionParser fp(c_, functions_, defined_, unresolved_);
       m_.functions.push_back(fp.parse(head, std::move(linkage)));
       return;
     }
@@ -97,9 +99,20 @@ class ModuleParser {
     m_.files.push_back(std::move(f));
   }
 
+  // A symbol operand names a module variable or a function, wherever in the module it is
+  // declared (the decoder resolves the same names; anything else is no operand).
+  void check_unresolved() {
+    std::set<std::string_view> names(functions_.begin(), functions_.end());
+    for (const auto& v : m_.globals) names.insert(v.name);
+    for (const auto& u : unresolved_)
+      if (!names.count(u.name)) c_.fail(u.at, "undeclared symbol " + u.name);
+  }
+
   TokenCursor c_;
   Module m_;
   std::set<std::string, std::less<>> functions_;
+  std::map<std::string, int, std::less<>> defined_;  // functions with a body -> line
+  std::vector<SymbolUse> unresolved_;
 };
 
 }  // namespace

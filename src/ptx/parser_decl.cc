@@ -1,6 +1,9 @@
 #include "ptx/parser_decl.h"
 
+#include <fmt/format.h>
+
 #include <bit>
+#include <cstdint>
 #include <cstring>
 
 namespace simtsync::ptx {
@@ -147,8 +150,19 @@ Variable parse_variable(TokenCursor& c, const Token& head, std::string linkage, 
   }
   if (c.peek().is('=')) {
     if (!allow_init) c.fail(c.peek(), "initializer not allowed here");
-    c.next();
+    const Token eq = c.next();
     parse_init(c, v.type, 0, v.init);
+    // ptxas: "Greater number of elements in array initializer" (the rest would be cut off).
+    std::uint64_t capacity = v.vec;
+    bool unsized = false;
+    for (auto d : v.dims) {
+      if (d < 0) unsized = true;
+      const auto n = static_cast<std::uint64_t>(d < 0 ? 1 : d);
+      capacity = n != 0 && capacity > UINT64_MAX / n ? UINT64_MAX : capacity * n;
+    }
+    if (!unsized && v.init.size() > capacity)
+      c.fail(eq, fmt::format("initializer of {} has {} elements, more than the {} it holds", v.name,
+                             v.init.size(), capacity));
   }
   return v;
 }

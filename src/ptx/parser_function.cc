@@ -1,11 +1,17 @@
 #include "ptx/parser_function.h"
 
+#include <fmt/format.h>
+
+#include <set>
+
+#include "ptx/operand_check.h"
 #include "ptx/parser_decl.h"
 
 namespace simtsync::ptx {
 namespace {
 
 constexpr std::size_t kMaxScopeDepth = 64;
+constexpr std::int64_t kMaxNtid = 0x7fffffff;  // .maxntid/.reqntid extents (32-bit in ptxas)
 
 bool is_perf_directive(std::string_view s) {
   static constexpr std::string_view kNames[] = {
@@ -45,8 +51,13 @@ Function FunctionParser::parse(const Token& head, std::string linkage) {
     return f;
   }
   c_.expect('{', "expected '{' or ';' after function header");
+  // ptxas: "Duplicate definition of function" (a second body would otherwise be ignored).
+  if (auto [it, fresh] = defined_.emplace(f.name, name.line); !fresh)
+    c_.fail(name, fmt::format("duplicate definition of function {} (first defined at line {})",
+                              f.name, it->second));
   parse_body(f);
   check_labels();
+  check_symbols(f);
   canonicalize_registers(f);
   return f;
 }
@@ -74,11 +85,26 @@ void FunctionParser::parse_params(Function& f, std::vector<Variable>& out) {
 
 void FunctionParser::parse_perf_directives(Function& f) {
   while (c_.peek().is_directive() && is_perf_directive(c_.peek().text)) {
-    std::string d(c_.next().text);
-    if (c_.peek().kind == TokKind::kInt) {
-      d += ' ';
-      d += std::to_string(c_.expect_int("expected a number"));
-      while (c_.accept(',')) d += ", " + std::to_string(c_.expect_int("expected a number"));
+    const Token head = c_.next();
+    std::string d(head.text);
+    // .maxntid and .reqntid give a block shape: 1 to 3 positive extents (ptxas: "Positive
+    // non-zero value expected"); launches are checked against them (block_shape_problem).
+    const bool shape = d == ".maxntid" || d == ".reqntid";
+    if (shape && c_.peek().kind != TokKind::kInt && !c_.peek().is('-'))
+      c_.fail(c_.peek(), "expected 1 to 3 thread counts after " + d);
+    if (c_.peek().kind == TokKind::kInt || (shape && c_.peek().is('-'))) {
+      int count = 0;
+      do {
+        const Token at = c_.peek();
+        const std::int64_t v = c_.expect_int("expected a number");
+        if (shape && (v <= 0 || v > kMaxNtid))
+          c_.fail(at,
+                  fmt::format("{} needs positive thread counts (1 to {})", head.text, kMaxNtid));
+        if (shape && count == 3)
+          c_.fail(at, fmt::format("{} takes at most 3 thread counts (x, y, z)", head.text));
+        d += count++ == 0 ? " " : ", ";
+        d += std::to_string(v);
+      } while (c_.accept(','));
     }
     f.perf_directives.push_back(std::move(d));
   }
@@ -86,7 +112,7 @@ void FunctionParser::parse_perf_directives(Function& f) {
 
 void FunctionParser::parse_body(Function& f) {
   std::vector<int> open;
-  InstructionParser insts(c_, scopes_, functions_);
+  InstructionParser insts(c_, scopes_, functions_, f.regs);
   for (;;) {
     Token t = c_.peek();
     if (t.kind == TokKind::kEnd) c_.fail(t, "missing '}' at end of function body");
@@ -114,7 +140,7 @@ void FunctionParser::parse_body(Function& f) {
       c_.next();
       c_.next();
     } else if (t.is('@') || t.kind == TokKind::kWord) {
-      Instruction in = insts.parse(label_refs_);
+      Instruction in = insts.parse(static_cast<int>(f.insts.size()), label_refs_, uses_);
       in.loc = loc_;
       f.insts.push_back(std::move(in));
     } else {
@@ -166,6 +192,45 @@ void FunctionParser::check_labels() {
   for (const auto& r : label_refs_)
     if (!label_names_.count(r.name)) c_.fail(r.at, "undefined label");
   label_refs_.clear();
+}
+
+void FunctionParser::check_symbols(Function& f) {
+  std::set<std::string_view> vars;  // what a symbol operand may name inside the function
+  for (const auto* list : {&f.rets, &f.locals})
+    for (const auto& v : *list) vars.insert(v.name);
+  for (const auto& s : f.scopes)
+    for (const auto& v : s.vars) vars.insert(v.name);
+  std::set<std::string_view> params;
+  for (const auto& v : f.params) params.insert(v.name);
+  for (SymbolUse& u : uses_) {
+    Instruction& in = f.insts[static_cast<std::size_t>(u.inst)];
+    if (vars.count(u.name)) continue;
+    if (params.count(u.name)) {
+      // ptxas: "Illegal to write to function input parameter"; a kernel's parameters are
+      // shared by all its threads (st.param is for call arguments and return values).
+      const bool writes =
+          in.opcode == Opcode::kSt || in.opcode == Opcode::kAtom || in.opcode == Opcode::kRed;
+      const int address = in.opcode == Opcode::kAtom ? 1 : 0;
+      if (writes && u.operand == address &&
+          in.operands[static_cast<std::size_t>(address)].kind == Operand::Kind::kAddress)
+        c_.fail(u.at,
+                fmt::format("{} cannot write {} parameter {} (input parameters are "
+                            "read-only)",
+                            opcode_name(in.opcode), f.is_entry ? "kernel" : "function", u.name));
+      continue;
+    }
+    if (label_names_.count(u.name)) {
+      // A label is an operand of its own kind (`l` in opcodes.def), which only branches take.
+      if (!u.nested) {
+        in.operands[static_cast<std::size_t>(u.operand)].kind = Operand::Kind::kLabel;
+        if (auto problem = check_operands(in, f.regs)) c_.fail(u.at, problem->what);
+      }
+      c_.fail(u.at, fmt::format("label {} used where {} takes a variable", u.name,
+                                opcode_name(in.opcode)));
+    }
+    unresolved_.push_back(std::move(u));
+  }
+  uses_.clear();
 }
 
 void canonicalize_registers(Function& f) {

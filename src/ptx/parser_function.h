@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_set>
@@ -18,9 +19,14 @@ namespace simtsync::ptx {
 class FunctionParser {
  public:
   // `functions` collects every function name seen so far (calls must name one); the function
-  // being parsed is added before its body so that it may call itself.
-  FunctionParser(TokenCursor& c, std::set<std::string, std::less<>>& functions)
-      : c_(c), functions_(functions) {}
+  // being parsed is added before its body so that it may call itself. `defined` maps the name
+  // of every function with a body to its line (a second definition is an error). Symbol
+  // operands that name nothing in the function are appended to `unresolved`, for the module
+  // parser to look up among the module's variables and functions.
+  FunctionParser(TokenCursor& c, std::set<std::string, std::less<>>& functions,
+                 std::map<std::string, int, std::less<>>& defined,
+                 std::vector<SymbolUse>& unresolved)
+      : c_(c), functions_(functions), defined_(defined), unresolved_(unresolved) {}
 
   // Parses after the `.entry`/`.func` token `head` through the closing '}' or ';'.
   Function parse(const Token& head, std::string linkage);
@@ -32,9 +38,13 @@ class FunctionParser {
   void parse_body_directive(Function& f, const std::vector<int>& open);
   void declare_registers(Function& f, RegDecl& d, const Token& at);
   void check_labels();
+  void check_symbols(Function& f);
 
   TokenCursor& c_;
   std::set<std::string, std::less<>>& functions_;
+  std::map<std::string, int, std::less<>>& defined_;
+  std::vector<SymbolUse>& unresolved_;
+  std::vector<SymbolUse> uses_;
   RegisterScopes scopes_;
   std::vector<LabelRef> label_refs_;
   std::unordered_set<std::string> label_names_;

@@ -6,12 +6,27 @@
 
 namespace simtsync::ptx {
 
-Instruction InstructionParser::parse(std::vector<LabelRef>& refs) {
+namespace {
+
+// Appends the names `o` uses as symbols (itself, its elements, an address's base).
+void collect_symbols(const Operand& o, const Token& at, int inst, int operand, bool nested,
+                     std::vector<SymbolUse>& uses) {
+  if (o.kind == Operand::Kind::kSymbol || (o.kind == Operand::Kind::kAddress && !o.name.empty()))
+    uses.push_back({o.name, at, inst, operand, nested || o.kind == Operand::Kind::kAddress});
+  for (const auto& e : o.elems) collect_symbols(e, at, inst, operand, true, uses);
+}
+
+}  // namespace
+
+Instruction InstructionParser::parse(int index, std::vector<LabelRef>& refs,
+                                     std::vector<SymbolUse>& uses) {
   Instruction in;
   in.ptx_line = c_.peek().line;
+  Token guard_at;
   if (c_.accept('@')) {
     in.guard.negate = c_.accept('!');
-    in.guard.reg = expect_register(c_.expect_word("expected a guard predicate"));
+    guard_at = c_.expect_word("expected a guard predicate");
+    in.guard.reg = expect_register(guard_at);
   }
   Token op = c_.peek();
   if (op.kind != TokKind::kWord || op.is_directive()) c_.fail(op, "expected an opcode");
@@ -25,9 +40,19 @@ Instruction InstructionParser::parse(std::vector<LabelRef>& refs) {
     } while (c_.accept(','));
   }
   c_.expect(';', "expected ',' or ';' after operand");
-  if (in.opcode == Opcode::kCall) normalize_call(in, op);
-  if (auto problem = check_operands(in))
-    c_.fail(problem->operand < 0 ? op : starts[static_cast<std::size_t>(problem->operand)],
+  if (in.opcode == Opcode::kCall) {
+    normalize_call(in, op);
+    // The callee was checked; the argument lists name .param variables.
+    collect_symbols(in.operands[0], op, index, 0, true, uses);
+    collect_symbols(in.operands[2], op, index, 2, true, uses);
+  } else {
+    for (std::size_t i = 0; i < in.operands.size(); ++i)
+      collect_symbols(in.operands[i], starts[i], index, static_cast<int>(i), false, uses);
+  }
+  if (auto problem = check_operands(in, regs_))
+    c_.fail(problem->operand == kGuardOperand ? guard_at
+            : problem->operand < 0            ? op
+                                              : starts[static_cast<std::size_t>(problem->operand)],
             problem->what);
   return in;
 }

@@ -23,14 +23,28 @@ struct LabelRef {
   Token at;
 };
 
+// A name used as an operand (`mov.u64 %rd1, sym`, `[sym+4]`, a call argument): the function
+// parser checks it names a variable, parameter or function once the function is parsed (a label
+// there is the wrong operand kind), the module parser once the module is.
+struct SymbolUse {
+  std::string name;
+  Token at;
+  int inst = 0;         // instruction index in the function
+  int operand = 0;      // top-level operand index
+  bool nested = false;  // an element of a vector or list, or the base of an address
+};
+
 class InstructionParser {
  public:
+  // `regs` are the registers of the function being parsed (their types are checked).
   InstructionParser(TokenCursor& c, const RegisterScopes& scopes,
-                    const std::set<std::string, std::less<>>& functions)
-      : c_(c), scopes_(scopes), functions_(functions) {}
+                    const std::set<std::string, std::less<>>& functions,
+                    const std::vector<Register>& regs)
+      : c_(c), scopes_(scopes), functions_(functions), regs_(regs) {}
 
-  // Parses from the guard or opcode through the ';'. Label operands are appended to refs.
-  Instruction parse(std::vector<LabelRef>& refs);
+  // Parses from the guard or opcode through the ';' of the function's instruction number
+  // `index`. Label operands are appended to refs, symbol operands to uses.
+  Instruction parse(int index, std::vector<LabelRef>& refs, std::vector<SymbolUse>& uses);
 
  private:
   void parse_opcode(Instruction& in, const Token& word);
@@ -44,6 +58,7 @@ class InstructionParser {
   TokenCursor& c_;
   const RegisterScopes& scopes_;
   const std::set<std::string, std::less<>>& functions_;
+  const std::vector<Register>& regs_;
 };
 
 }  // namespace simtsync::ptx

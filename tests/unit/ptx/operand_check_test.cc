@@ -71,6 +71,37 @@ TEST(OperandCheck, RejectsWhatTheDecoderCannotExecute) {
       {"mov.b64 {%r1, %r2}, {%r3, %r4};",
        ":21: error: mov moves between a vector and a scalar, not vector to vector"},
       {"bar.red.popc.u32 %r1, 0;", ":1: error: bar takes 3 or 4 operands, not 2"},
+      // Issue 45: accepted, and executed, though ptxas rejects them.
+      {"atom.global.u32 %r1, [%rd1], %r2;",
+       ":1: error: atom needs an operation (.add, .cas, .exch, ...): `atom.global.u32`"},
+      {"red.global.u32 [%rd1], %r2;", ":1: error: red needs an operation"},
+      {"atom.global.cas.b32 %r1, [%rd1], %r2;",
+       ":1: error: atom.cas takes 4 operands (d, [a], b, c), not 3"},
+      {"atom.global.add.u32 %r1, [%rd1], %r2, %r3;",
+       ":1: error: atom.add takes 3 operands (d, [a], b), not 4"},
+      {"st.const.u32 [%rd1], %r2;",
+       ":1: error: st cannot write the .const state space (it is read-only)"},
+      {"@%r1 bra L;\nL: ret;",
+       ":2: error: a guard must be a .pred register, not the .b32 register %r1: `%r1`"},
+      {"@!%rd1 ret;", ":3: error: a guard must be a .pred register, not the .b64 register %rd1"},
+      {"setp.eq.s32 %r1, %r2, 0;",
+       ":13: error: operand 1 of setp must be a .pred register, _ or a pair p|q of .pred "
+       "registers: `%r1`"},
+      {"setp.eq.s32 %p1|%r1, %r2, 0;", ":13: error: operand 1 of setp must be a .pred"},
+      {"setp.s32 %p1, %r2, 0;", ":1: error: setp needs a comparison"},
+      {"testp.finite.f32 %r1, %r2;", ":18: error: operand 1 of testp must be a .pred"},
+      {"bar.sync 99999;",
+       ":10: error: operand 1 of bar must be a barrier number in 0..15 (or a register), not "
+       "99999: `99999`"},
+      {"barrier.sync 16, 64;", ":14: error: operand 1 of barrier must be a barrier number"},
+      {"bar.red.popc.u32 %r1, 16, %p1;", ":23: error: operand 2 of bar must be a barrier number"},
+      {"add.s32 %r1, %r2, L1;\nL1: ret;",
+       ":19: error: operand 3 of add must be a register, immediate, special register or "
+       "symbol, not the label L1: `L1`"},
+      {"mov.u64 %rd1, L1;\nL1: ret;", ":15: error: operand 2 of mov must be"},
+      {"ld.global.u32 %r1, [L1];\nL1: ret;", ":20: error: label L1 used where ld takes a variable"},
+      {"add.s32 %r1, %r2, nosuch;", ":19: error: undeclared symbol nosuch: `nosuch`"},
+      {"ld.global.u32 %r1, [nosuch+4];", ":20: error: undeclared symbol nosuch"},
   };
   for (const auto& c : cases) {
     const std::string msg = operand_error_of(c.body);
@@ -89,6 +120,16 @@ TEST(OperandCheck, AcceptsEveryFormTheDecoderExecutes) {
       "bar.red.popc.u32 %r1, 0, %p1;",
       "bar.red.and.pred %p1, 0, 64, !%p2;",
       "bar.warp.sync -1;",
+      "bar.sync 15;",
+      "bar.sync %r1, 64;",
+      "setp.ne.s32 _, %r1, 0;",
+      "@!%p1 ret;",
+      "isspacep.global %p1, %rd1;",
+      "testp.finite.f32 %p1, %r2;",
+      "st.local.u32 [%rd1], %r2;",
+      "ld.const.u32 %r1, [%rd1];",
+      "add.s32 %r1, %r2, s;",
+      "mov.u64 %rd1, f;",
       "atom.global.add.u32 %r1, [%rd1], 1;",
       "atom.global.cas.b32 %r1, [%rd1], %r2, %r3;",
       "atom.shared.exch.b32 _, [s], %r2;",
@@ -135,7 +176,7 @@ TEST(OperandCheck, SignaturesAreWellFormed) {
   for (int i = 0; i <= static_cast<int>(Opcode::kNop); ++i) {
     const std::string sig = opcode_signature(static_cast<Opcode>(i));
     if (sig == "*") continue;
-    EXPECT_EQ(sig.find_first_not_of("dpsDSal["), std::string::npos) << sig;
+    EXPECT_EQ(sig.find_first_not_of("dpPsbDSal["), std::string::npos) << sig;
     EXPECT_LE(std::count(sig.begin(), sig.end(), '['), 1) << sig;
   }
 }

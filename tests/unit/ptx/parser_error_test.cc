@@ -73,6 +73,79 @@ TEST(ParserErrors, ModuleLevel) {
   EXPECT_NE(error_of(std::string(200, '{')).find("expected a directive"), std::string::npos);
 }
 
+// Issue 45: module-level input that ptxas rejects and simtsync used to accept.
+TEST(ParserErrors, WhatPtxasRejects) {
+  const std::string head = ".version 9.0\n.target sm_75\n.address_size 64\n";
+  // A second definition of a kernel or function (the first one used to run silently);
+  // declarations before or after a definition are fine.
+  EXPECT_NE(error_of(head + ".entry k()\n{\nret;\n}\n.entry k()\n{\nexit;\n}\n")
+                .find("bad.ptx:8:8: error: duplicate definition of function k (first defined at "
+                      "line 4): `k`"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + ".func f()\n{\nret;\n}\n.entry f()\n{\nret;\n}\n")
+                .find("8:8: error: duplicate definition of function f"),
+            std::string::npos);
+  EXPECT_EQ(error_of(head + ".func f();\n.func f()\n{\nret;\n}\n.func f();\n"), "no error");
+  // An initializer with more elements than its variable holds.
+  EXPECT_NE(error_of(head + ".global .u32 a[2] = {1, 2, 3};\n")
+                .find("bad.ptx:4:19: error: initializer of a has 3 elements, more than the 2 it "
+                      "holds: `=`"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + ".global .u32 s = {1, 2};\n").find("more than the 1 it holds"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + ".const .v2 .u32 m[2][2] = {{1,2},{3,4},{5,6},{7,8},{9,10}};\n")
+                .find("has 10 elements, more than the 8 it holds"),
+            std::string::npos);
+  EXPECT_EQ(error_of(head + ".global .u32 a[3] = {1, 2};\n.global .u32 b[] = {1, 2, 3};\n"
+                            ".global .v2 .u32 m[2][2] = {{1,2},{3,4},{5,6},{7,8}};\n"),
+            "no error");
+  // .maxntid/.reqntid: 1 to 3 positive thread counts.
+  EXPECT_NE(error_of(head + ".entry k() .maxntid 0\n{\nret;\n}\n")
+                .find("bad.ptx:4:21: error: .maxntid needs positive thread counts (1 to "
+                      "2147483647): `0`"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + ".entry k() .reqntid 16, 0\n{\nret;\n}\n")
+                .find("4:25: error: .reqntid needs positive thread counts"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + ".entry k() .reqntid 16, -1\n{\nret;\n}\n")
+                .find(".reqntid needs positive thread counts"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + ".entry k() .maxntid 1, 1, 1, 1\n{\nret;\n}\n")
+                .find("4:30: error: .maxntid takes at most 3 thread counts (x, y, z)"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + ".entry k() .maxntid\n{\nret;\n}\n")
+                .find("5:1: error: expected 1 to 3 thread counts after .maxntid"),
+            std::string::npos);
+  // st.param (or any store or atomic) to a kernel's own parameter: they are read-only.
+  const std::string k = ".entry k(.param .u64 p)\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<3>;\n";
+  EXPECT_NE(error_of(head + k + "st.param.u64 [p], %rd1;\nret;\n}\n")
+                .find("bad.ptx:8:14: error: st cannot write kernel parameter p (input "
+                      "parameters are read-only): `[`"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + k + "atom.param.add.u32 %r1, [p+4], 1;\nret;\n}\n")
+                .find("8:25: error: atom cannot write kernel parameter p"),
+            std::string::npos);
+  // Reading them is fine, and so is st.param to a call's argument, also in a kernel.
+  EXPECT_EQ(error_of(head + ".func g(.param .b64 a)\n{\nret;\n}\n" + k +
+                     "ld.param.u64 %rd1, [p];\nmov.u64 %rd2, p;\n{\n.param .b64 a0;\n"
+                     "st.param.b64 [a0], %rd1;\ncall.uni g, (a0);\n}\nret;\n}\n"),
+            "no error");
+  // A function's input parameters are read-only too; its return values are written.
+  EXPECT_NE(error_of(head + ".func g(.param .b64 a)\n{\n.reg .b64 %rd<2>;\n"
+                            "st.param.b64 [a], %rd1;\nret;\n}\n")
+                .find("7:14: error: st cannot write function parameter a"),
+            std::string::npos);
+  EXPECT_EQ(error_of(head + ".func (.param .b64 r) g(.param .b64 a)\n{\n.reg .b64 %rd<2>;\n"
+                            "ld.param.b64 %rd1, [a];\nst.param.b64 [r], %rd1;\nret;\n}\n"),
+            "no error");
+  // A symbol declared after its use resolves (the decoder's rule); an undeclared one does not.
+  EXPECT_EQ(error_of(head + k + "mov.u64 %rd1, later;\nret;\n}\n.global .u32 later;\n"),
+            "no error");
+  EXPECT_NE(error_of(head + k + "mov.u64 %rd1, nowhere;\nret;\n}\n")
+                .find("bad.ptx:8:15: error: undeclared symbol nowhere: `nowhere`"),
+            std::string::npos);
+}
+
 // Every prefix of a real file, and randomly mangled copies, either parse or throw Error.
 TEST(ParserErrors, TruncatedAndMangledFilesNeverCrash) {
   std::mt19937 rng(12345);

@@ -402,5 +402,44 @@ TEST(ManagedVariables, AttributeParsesAndPrintsBack) {
                Error);
 }
 
+// Issue 45: .reqntid and .maxntid bound the launches of a kernel (every launch path asks).
+TEST(Parser, BlockShapeDirectives) {
+  const Module m = parse_module(R"(.version 9.0
+.target sm_75
+.address_size 64
+.entry req() .reqntid 16
+{
+ret;
+}
+.entry req3() .reqntid 8, 4, 2
+{
+ret;
+}
+.entry most() .maxntid 8, 2
+{
+ret;
+}
+.entry free() .maxnreg 32
+{
+ret;
+}
+)");
+  const Function& req = *m.find_function("req");
+  EXPECT_EQ(req.perf_directives, std::vector<std::string>{".reqntid 16"});
+  EXPECT_FALSE(block_shape_problem(req, 16, 1, 1));
+  EXPECT_EQ(block_shape_problem(req, 32, 1, 1).value_or(""),
+            "kernel req: block (32,1,1) is not the shape .reqntid 16 (16,1,1) requires");
+  EXPECT_TRUE(block_shape_problem(req, 8, 2, 1));
+  const Function& req3 = *m.find_function("req3");
+  EXPECT_FALSE(block_shape_problem(req3, 8, 4, 2));
+  EXPECT_TRUE(block_shape_problem(req3, 64, 1, 1));
+  const Function& most = *m.find_function("most");
+  EXPECT_FALSE(block_shape_problem(most, 16, 1, 1));
+  EXPECT_FALSE(block_shape_problem(most, 2, 2, 4));
+  EXPECT_EQ(block_shape_problem(most, 32, 1, 1).value_or(""),
+            "kernel most: block (32,1,1) has 32 threads, more than .maxntid 8, 2 allows (16)");
+  EXPECT_FALSE(block_shape_problem(*m.find_function("free"), 1024, 1, 1));
+}
+
 }  // namespace
 }  // namespace simtsync::ptx
