@@ -360,14 +360,19 @@ void add_misc(Schema& s) {
           "seed 002 sec. 3")
       .add_int("compile.registers_per_thread", 0, 0, 255,
                "Registers per thread for occupancy (0: take the count from ptxas -v)", "issue 3")
-      .add_int("watchdog.max_cycles", 0, 0, kNoLimit,
-               "Timing mode: stop with a suspected-livelock report at this cycle (0: no limit)",
-               "issue 3")
+      .add_int("watchdog.max_cycles", 10000000000, 0, kNoLimit,
+               "Timing mode: stop with a suspected-livelock report at this cycle (0: no limit); "
+               "the default stops a livelock that keeps writing new values, which the other "
+               "checks take for progress",
+               "issue 3; default from issue 45: 5x the longest run recorded (bows_tsp_paper, "
+               "1.97e9 cycles), about 7 s of a 1.4 GHz GPU")
       .add_int("watchdog.no_completion_window", 50000000, 0, kNoLimit,
-               "Timing mode: cycles without evidence of progress (no CTA completed, no warp "
-               "exited, memory reached no state it had not held since) before a "
-               "suspected-livelock report (0: off); a backstop for livelocks that keep changing "
-               "memory, which the quiet-cycles check cannot see (docs/timing-model.md)",
+               "Cycles (timing mode) or rounds (functional mode: each running warp executes one "
+               "instruction per round) without evidence "
+               "of progress (no CTA completed, no warp exited, memory reached no state it had "
+               "not held since) before a suspected-livelock report (0: off); a backstop for "
+               "livelocks that keep changing memory, which the quiet-cycles check cannot see "
+               "(docs/timing-model.md)",
                "estimate: contended default-size runs (ht with 64 buckets, tl_cg, am_cg) go "
                "beyond 5M cycles before their first CTA completes")
       .add_int("watchdog.starvation_window", 2000000, 0, kNoLimit,
@@ -388,9 +393,16 @@ void add_misc(Schema& s) {
                "Functional mode: warp instructions without visible progress before the "
                "livelock check starts",
                "src/func/watchdog.h default")
-      .add_int("watchdog.max_steps", 0, 0, kNoLimit,
-               "Functional mode: hard limit on warp instructions (0: none)",
-               "src/func/watchdog.h default");
+      .add_int("watchdog.max_steps", 10000000000, 0, kNoLimit,
+               "Hard limit on warp instructions, a suspected-livelock stop (0: none); the "
+               "default stops a livelock that keeps writing new values in the functional mode",
+               "issue 45: 13x the most warp instructions of a recorded run (bows_tsp_paper, "
+               "7.5e8)")
+      .add_int("watchdog.max_call_depth", 1024, 0, 1 << 20,
+               "Calls in progress per thread before the kernel faults with a call stack "
+               "overflow (exit 5); 0: no limit",
+               "simtsync design choice (issue 45): CUDA's default per-thread stack "
+               "(cudaLimitStackSize, 1 KiB) holds fewer frames than this");
 }
 
 }  // namespace

@@ -355,6 +355,13 @@ void Executor::exec_call(Warp& w, const ExecInst& in, LaneMask m) {
   const auto& fns = prog_.functions();
   const DecodedFunction& caller = fns[static_cast<size_t>(w.function)];
   const DecodedFunction& callee = fns[static_cast<size_t>(in.callee)];
+  // Unbounded recursion (a function without a local frame never runs out of local memory):
+  // a stack overflow, as on hardware, instead of a reconvergence stack that grows forever.
+  if (launch_.max_call_depth && w.calls.size() >= launch_.max_call_depth)
+    fault(w, first_lane(m), in,
+          fmt::format("call stack overflow: a call {} deep into '{}' (watchdog.max_call_depth = "
+                      "{} calls in progress per thread)",
+                      w.calls.size() + 1, callee.name, launch_.max_call_depth));
   CallFrame cf;
   cf.callee = in.callee;
   cf.caller = w.function;

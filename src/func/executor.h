@@ -36,6 +36,8 @@ struct LaunchInfo {
   // Lock requests wait in the memory partitions (sm.lock_queue): replies to a lock instruction
   // come lane by lane as grants (seed 004 sec. 6.3) instead of all at once.
   bool lock_queue = false;
+  // Calls in progress per warp before a stack-overflow fault (watchdog.max_call_depth; 0: none).
+  std::uint32_t max_call_depth = 1024;
 };
 
 // One memory instruction in flight for one warp.

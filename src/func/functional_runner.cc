@@ -2,15 +2,91 @@
 
 #include <fmt/format.h>
 
-#include "ptx/printer.h"
+#include <algorithm>
+#include <unordered_set>
+
 #include "func/launch_setup.h"
+#include "ptx/printer.h"
 
 namespace simtsync::func {
+namespace {
+
+// The functional mode's no-completion window (watchdog.no_completion_window, counted in rounds
+// here: a round steps every running warp once, so rounds play the part of the timing mode's
+// cycles, and a kernel with many warps is not stopped sooner than one with few): the timing
+// mode's gpu::ProgressWatch. Evidence of progress: a warp exited, or global memory (with the
+// CTAs' shared memory and lock bits) reached a state it had not held at any sample since the
+// last exit. Samples every kSample rounds; memory is hashed at most every window / 16 rounds,
+// and only after a span without exits.
+class NoCompletionWindow {
+ public:
+  static constexpr std::uint64_t kSample = std::uint64_t{1} << 16;
+
+  explicit NoCompletionWindow(std::uint64_t window)
+      : window_(window), interval_(std::clamp<std::uint64_t>(window / 16, kSample, 64 * kSample)) {}
+
+  bool due(std::uint64_t round) const { return window_ != 0 && round >= next_; }
+
+  // Returns the reason to stop, or "".
+  std::string sample(std::uint64_t now, const Executor& ex, const GlobalMemory& mem,
+                     const std::vector<Cta>& ctas, std::size_t finished) {
+    next_ = now + kSample;
+    if (finished != finished_) {
+      finished_ = finished;
+      last_evidence_ = now;
+      states_.clear();
+      seen_progress_ = ~std::uint64_t{0};
+      next_memory_ = now + interval_;
+      return {};
+    }
+    const bool expiring = now - last_evidence_ > window_;
+    if (now < next_memory_ && !expiring) return {};
+    next_memory_ = now + interval_;
+    if (ex.progress() != seen_progress_) {
+      seen_progress_ = ex.progress();
+      ++samples_;
+      if (states_.insert(memory_hash(mem, ctas)).second) {
+        if (states_.size() > 1) last_evidence_ = now;
+        return {};
+      }
+      ++revisits_;
+    }
+    if (!expiring) return {};
+    return fmt::format(
+        "suspected livelock: for {} rounds (each running warp one instruction) no warp exited and "
+        "memory reached no state "
+        "it had not held before ({} memory samples, {} of them a return to an earlier state); "
+        "watchdog.no_completion_window = {} sets the window, in rounds in the "
+        "functional mode (0: off)",
+        now - last_evidence_, samples_, revisits_, window_);
+  }
+
+ private:
+  static std::uint64_t memory_hash(const GlobalMemory& mem, const std::vector<Cta>& ctas) {
+    std::uint64_t h = mem.content_hash();
+    for (const auto& c : ctas) {
+      h = hash_mix(h, static_cast<std::uint64_t>(c.index));
+      for (std::uint8_t b : c.shared) h = hash_mix(h, b);
+      for (unsigned i = 0; c.lock_bits && i < c.lock_count; ++i) h = hash_mix(h, c.lock_bits[i]);
+    }
+    return h;
+  }
+
+  std::uint64_t window_, interval_;
+  std::uint64_t next_ = kSample, next_memory_ = 0, last_evidence_ = 0;
+  std::size_t finished_ = 0;
+  std::uint64_t seen_progress_ = ~std::uint64_t{0};
+  std::unordered_set<std::uint64_t> states_;
+  std::uint64_t samples_ = 0, revisits_ = 0;
+};
+
+}  // namespace
 
 LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim3 block,
                                    std::uint32_t dynamic_shared) {
   LaunchInfo li = make_launch_info(kernel, grid, block, opts_.warp_size, dynamic_shared);
   li.lock_bits = opts_.lock_bits;
+  li.max_call_depth = opts_.watchdog.max_call_depth;
   if (opts_.reconvergence.make) li.reconvergence = &opts_.reconvergence;
   std::vector<Cta> ctas;
   std::vector<Warp> warps;
@@ -20,6 +96,8 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
 
   Executor ex(prog_, mem_, li, warps, ctas);
   Watchdog dog(opts_.watchdog);
+  NoCompletionWindow window(opts_.watchdog.no_completion_window);
+  std::size_t finished = 0;
   LaunchResult result;
   std::size_t live = warps.size();
   // Units that keep time (AWARE's timeouts and insertion latency) count rounds of this loop as
@@ -59,8 +137,18 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
       }
       ex.step(w);
       any_ran = true;
-      if (w.state != WarpState::kFinished) ++live;
-      if (dog.after_step(ex, w, before, warps)) {
+      if (w.state != WarpState::kFinished)
+        ++live;
+      else
+        ++finished;
+      bool stop = dog.after_step(ex, w, before, warps);
+      if (!stop && window.due(round)) {
+        if (std::string why = window.sample(round, ex, mem_, ctas, finished); !why.empty()) {
+          dog.stop(ex, warps, why);
+          stop = true;
+        }
+      }
+      if (stop) {
         result.watchdog_reason = dog.reason();
         result.watchdog_report = dog.report();
         result.stats = ex.stats();

@@ -63,18 +63,40 @@ bool Watchdog::after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>
   if (w.state != WarpState::kRunning || w.simt->finished()) return false;
   if (w.simt->pc() > pc_before || w.cycling) return false;
   // A backward jump in a quiet epoch: has this warp been in exactly this state before?
-  const std::uint64_t h = hash_state(ex, w);
   auto& seen = seen_[static_cast<size_t>(w.global_id)];
-  for (const auto& [pc, hh] : seen) {
-    if (pc == w.simt->pc() && hh == h) {
+  const Pc pc = w.simt->pc();
+  const std::size_t depth = w.calls.size();
+  Seen* unhashed = nullptr;
+  if (depth > kEagerDepth) {
+    // Deep in calls: hash only a state whose PC and depth were seen before (see Seen).
+    bool again = false;
+    for (auto& e : seen) {
+      if (e.pc != pc || e.depth != depth) continue;
+      again = true;
+      if (!e.hashed) unhashed = &e;
+    }
+    if (!again) {
+      if (seen.size() >= 16) seen.erase(seen.begin());
+      seen.push_back({pc, depth, 0, false});
+      return false;
+    }
+  }
+  const std::uint64_t h = hash_state(ex, w);
+  if (unhashed) {
+    unhashed->hash = h;
+    unhashed->hashed = true;
+  }
+  for (const auto& e : seen) {
+    if (e.hashed && &e != unhashed && e.pc == pc && e.depth == depth && e.hash == h) {
       w.cycling = true;
       loop_branch_[static_cast<size_t>(w.global_id)] = pc_before;
       break;
     }
   }
   if (!w.cycling) {
+    if (unhashed) return false;
     if (seen.size() >= 16) seen.erase(seen.begin());
-    seen.emplace_back(w.simt->pc(), h);
+    seen.push_back({pc, depth, h, true});
     return false;
   }
   for (const auto& x : warps)

@@ -26,6 +26,13 @@ struct WatchdogOptions {
   std::uint64_t quiet_steps = 1'000'000;  // warp instructions without progress before checking
   std::uint64_t max_steps = 0;            // hard limit on warp instructions (0: none)
   std::uint64_t quiet_cycles = 0;         // timing mode: cycles without progress (0: unused)
+  // Functional mode: rounds (every running warp steps once per round) without evidence of
+  // progress (no warp exited, memory reached no state it had not held since the last exit)
+  // before a suspected-livelock stop (0: off); the timing mode counts the same key in cycles
+  // (gpu::ProgressWatch).
+  std::uint64_t no_completion_window = 50'000'000;
+  // Calls in progress per warp (a thread's call depth) before a stack-overflow fault (0: none).
+  std::uint32_t max_call_depth = 1024;
 };
 
 class Watchdog {
@@ -90,8 +97,20 @@ class Watchdog {
   std::uint64_t now_ = 0;
   std::uint64_t epoch_ = 0;
   bool quiet_ = false;
-  std::vector<std::vector<std::pair<Pc, std::uint64_t>>> seen_;  // per warp, this epoch
-  std::vector<Pc> loop_branch_;  // per warp: the backward branch it cycles through
+  // A warp state seen after a backward jump this epoch: its PC, call depth and hash. Below
+  // kEagerDepth calls every such state is hashed at once; deeper, hashing costs the whole
+  // (growing) reconvergence stack, so a state is only hashed once its PC and depth come back
+  // (`hashed` false until then): a state can only repeat at the same PC and depth, so a warp
+  // that recurses forever costs O(1) per step instead of O(depth).
+  struct Seen {
+    Pc pc;
+    std::size_t depth;
+    std::uint64_t hash;
+    bool hashed;
+  };
+  static constexpr std::size_t kEagerDepth = 16;
+  std::vector<std::vector<Seen>> seen_;  // per warp, this epoch
+  std::vector<Pc> loop_branch_;          // per warp: the backward branch it cycles through
   std::string report_;
   std::string reason_;
 };

@@ -55,6 +55,10 @@ Simulator::Simulator(const SimOptions& o)
   }
   dopts_.watchdog.quiet_steps = static_cast<std::uint64_t>(config_.get_int("watchdog.quiet_steps"));
   dopts_.watchdog.max_steps = static_cast<std::uint64_t>(config_.get_int("watchdog.max_steps"));
+  dopts_.watchdog.no_completion_window =
+      static_cast<std::uint64_t>(config_.get_int("watchdog.no_completion_window"));
+  dopts_.watchdog.max_call_depth =
+      static_cast<std::uint32_t>(config_.get_int("watchdog.max_call_depth"));
   if (!warp_size_set_) dopts_.warp_size = static_cast<unsigned>(config_.get_int("gpu.warp_size"));
   dopts_.lock_bits = static_cast<unsigned>(config_.get_int("sm.shared.lock_bits"));
   dopts_.reconvergence = simt::reconvergence_choice(config_);

@@ -238,6 +238,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   p.track_sync_status = c.get_bool("stats.sync_status");
   p.watchdog.max_steps = static_cast<std::uint64_t>(c.get_int("watchdog.max_steps"));
   p.watchdog.quiet_cycles = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_cycles"));
+  p.watchdog.max_call_depth = static_cast<std::uint32_t>(c.get_int("watchdog.max_call_depth"));
   p.energy = energy_params_from(c);
   return p;
 }

@@ -79,6 +79,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   const unsigned ws = p_.sm.warp_size;
   func::LaunchInfo li = func::make_launch_info(kernel, grid, block, ws, dynamic_shared);
   li.lock_bits = p_.sm.shared_lock_bits;
+  li.max_call_depth = p_.watchdog.max_call_depth;
   li.reconvergence = &p_.reconvergence;
   li.lock_queue = p_.hierarchy && p_.hier.lock_queue.mode != mem::LockQueueMode::kOff;
   Launch l(p_, prog, li);
