@@ -1,8 +1,10 @@
 // The simtsync command: list, run, exec, bench, analyze, transform, sweep, report.
 #include <fmt/format.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -23,6 +25,19 @@
 
 namespace simtsync::tools {
 namespace {
+
+// CLI11 check: an output path given as "" is a usage error, not "no output".
+CLI::Validator non_empty_path() {
+  return CLI::Validator(
+      [](std::string& v) { return v.empty() ? std::string("an empty path") : std::string(); },
+      "PATH");
+}
+
+// True when `path` is a regular file or does not exist yet (it will be one).
+bool is_regular_or_new(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) != 0 ? errno == ENOENT : S_ISREG(st.st_mode);
+}
 
 std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
   std::map<std::string, std::string> out;
@@ -48,8 +63,8 @@ int cmd_list(const std::string& name) {
                  p.description);
     return 0;
   }
-  for (const char* suite : {"synchronization", "synchronization-free", "barrier-intensive",
-                            "microbenchmark"}) {
+  for (const char* suite :
+       {"synchronization", "synchronization-free", "barrier-intensive", "microbenchmark"}) {
     bool header = false;
     for (const auto& w : workloads::all_workloads()) {
       if (w->suite() != suite) continue;
@@ -85,26 +100,35 @@ int cmd_run(const RunOptions& o, const std::string& json_path, const std::string
     fmt::print("{}", resolved_inputs_yaml(o));
     return 0;
   }
-  // The resolved configuration goes beside the JSON statistics.
-  std::string cfg_path = json_path;
-  if (cfg_path.size() > 5 && cfg_path.substr(cfg_path.size() - 5) == ".json")
-    cfg_path.resize(cfg_path.size() - 5);
-  cfg_path += ".config.yaml";
-  // Unwritable outputs are found before minutes of simulation, not after.
-  if (!json_path.empty()) {
-    check_output_path(json_path, "the JSON statistics (--json)");
-    check_output_path(cfg_path, "the resolved configuration (beside --json)");
+  // The resolved configuration goes beside the JSON statistics, when they go to a regular file
+  // (or a new one): no sibling is derived from /dev/stdout, a pipe or another special file.
+  std::string cfg_path;
+  if (!json_path.empty() && is_regular_or_new(json_path)) {
+    cfg_path = json_path;
+    if (cfg_path.size() > 5 && cfg_path.substr(cfg_path.size() - 5) == ".json")
+      cfg_path.resize(cfg_path.size() - 5);
+    cfg_path += ".config.yaml";
   }
+  // Unwritable outputs are found before minutes of simulation, not after.
+  if (!json_path.empty()) check_output_path(json_path, "the JSON statistics (--json)");
+  if (!cfg_path.empty()) check_output_path(cfg_path, "the resolved configuration (beside --json)");
   if (!csv_path.empty()) check_output_path(csv_path, "the CSV statistics (--csv)");
   RunRecord r = run_workload(o);
   fmt::print("simtsync run {} --size {} --config {} (mode {})\n", o.workload,
              workloads::size_name(o.size), r.config_name, o.mode);
   for (const auto& [k, v] : r.params) fmt::print("  workload.{} = {}\n", k, v);
   switch (r.exit_code) {
-    case ExitCode::kOk: fmt::print("VALIDATED: {}\n", r.message); break;
-    case ExitCode::kValidationFailed: fmt::print("VALIDATION FAILED: {}\n", r.message); break;
-    case ExitCode::kDeadlock: fmt::print("{}", r.watchdog_report); break;
-    default: fmt::print(stderr, "{}\n", r.message);
+    case ExitCode::kOk:
+      fmt::print("VALIDATED: {}\n", r.message);
+      break;
+    case ExitCode::kValidationFailed:
+      fmt::print("VALIDATION FAILED: {}\n", r.message);
+      break;
+    case ExitCode::kDeadlock:
+      fmt::print("{}", r.watchdog_report);
+      break;
+    default:
+      fmt::print(stderr, "{}\n", r.message);
   }
   for (const auto& n : r.notes) fmt::print("note: {}\n", n);
   fmt::print("statistics:\n{}", stats::exec_stats_table(r.stats, r.warp_size));
@@ -121,7 +145,8 @@ int cmd_run(const RunOptions& o, const std::string& json_path, const std::string
   const nlohmann::json j = r.to_json(o);
   if (!json_path.empty()) {
     write_output_file(json_path, j.dump(2) + "\n", "the JSON statistics (--json)");
-    write_output_file(cfg_path, r.config_yaml, "the resolved configuration (beside --json)");
+    if (!cfg_path.empty())
+      write_output_file(cfg_path, r.config_yaml, "the resolved configuration (beside --json)");
   }
   if (!csv_path.empty())
     write_output_file(csv_path, stats::flatten_csv(j), "the CSV statistics (--csv)");
@@ -213,12 +238,15 @@ int real_main(int argc, char** argv) {
   std::vector<std::string> sets;
   run->add_option("workload", ro.workload, "workload name (see `simtsync list`)")->required();
   run->add_option("--size", size, "input size: test, default or paper");
-  run->add_option("--set", sets, "override a key: workload.NAME=VALUE, watchdog.quiet_steps=N, ...");
-  run->add_option("--json", json_path, "write the statistics as JSON to this file");
+  run->add_option("--set", sets,
+                  "override a key: workload.NAME=VALUE, watchdog.quiet_steps=N, ...");
+  run->add_option("--json", json_path, "write the statistics as JSON to this file")
+      ->check(non_empty_path());
   run->add_option("--mode", ro.mode, "simulation mode: timing (default) or functional");
   run->add_option("--config", ro.config, "GPU config: a shipped name (gtx480, ...) or a YAML file");
   std::string csv_path;
-  run->add_option("--csv", csv_path, "write the statistics as name,value CSV to this file");
+  run->add_option("--csv", csv_path, "write the statistics as name,value CSV to this file")
+      ->check(non_empty_path());
   run->add_option("--threads", ro.threads,
                   "host threads for the SM phase of the timing mode (results do not depend on it)")
       ->check(CLI::Range(1u, 256u));
@@ -240,7 +268,8 @@ int real_main(int argc, char** argv) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   exec->add_option("--threads", eo.threads, "host threads for the SM phase")
       ->check(CLI::Range(1u, 256u));
-  exec->add_option("--json", eo.json_path, "write the statistics as JSON to this file");
+  exec->add_option("--json", eo.json_path, "write the statistics as JSON to this file")
+      ->check(non_empty_path());
   exec->add_flag("--quiet", eo.quiet, "no line per kernel launch on stderr");
   exec->add_option("command", eo.command, "-- PROGRAM ARGS...");
   // Everything after exec's `--` is the program's, kept out of the parser (CLI11 lets a
@@ -269,7 +298,10 @@ int real_main(int argc, char** argv) {
 
   auto* analyze = app.add_subcommand("analyze", "control-flow report of a PTX or CUDA file");
   AnalyzeOptions ao;
-  analyze->add_option("file", ao.paths, "FILE.ptx or FILE.cu (compiled with nvcc); several with --table")->required();
+  analyze
+      ->add_option("file", ao.paths,
+                   "FILE.ptx or FILE.cu (compiled with nvcc); several with --table")
+      ->required();
   analyze->add_option("--kernel", ao.kernel, "only this kernel or function");
   analyze->add_flag("--dump", ao.dump, "also print loops, reconvergence, CFG and dominator trees");
   analyze->add_flag("--json", ao.json, "print the SIMT-deadlock report as JSON");
@@ -280,10 +312,12 @@ int real_main(int argc, char** argv) {
                     "assume distinct kernel pointer arguments may overlap");
   add_analyze_extras(analyze, ao);
 
-  auto* transform = app.add_subcommand("transform", "SSDE: eliminate SIMT-induced deadlocks in PTX");
+  auto* transform =
+      app.add_subcommand("transform", "SSDE: eliminate SIMT-induced deadlocks in PTX");
   TransformOptions to;
   transform->add_option("file", to.path, "FILE.ptx or FILE.cu")->required();
-  transform->add_option("-o,--output", to.output, "output PTX file (default: stdout)");
+  transform->add_option("-o,--output", to.output, "output PTX file (default: stdout)")
+      ->check(non_empty_path());
   transform->add_flag("--compat", to.compat, "reconvergence with the NVIDIA compatibility rule");
   transform->add_flag("--no-parallel", to.no_parallel, "ignore blocks parallel to loops");
   transform->add_flag("--params-may-alias", to.params_may_alias,
@@ -298,7 +332,14 @@ int real_main(int argc, char** argv) {
     app.parse(cli_argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
-    return rc == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
+    if (rc != 0) return static_cast<int>(ExitCode::kUsage);
+    try {
+      flush_stdout();  // --help to a full disk or a closed pipe is not a success
+    } catch (const Error& err) {
+      fmt::print(stderr, "simtsync: error: {}\n", err.what());
+      return static_cast<int>(err.code());
+    }
+    return 0;
   }
   try {
     int rc = 0;
@@ -315,7 +356,7 @@ int real_main(int argc, char** argv) {
     flush_stdout();  // a report lost on a full disk or closed pipe is an error too
     return rc;
   } catch (const Error& e) {
-    fmt::print(stderr, "simtsync: error: {}\n", e.what());
+    fmt::print(stderr, "simtsync: error: {}\n", shorten_long_values(e.what()));
     return static_cast<int>(e.code());
   } catch (const std::system_error& e) {  // fmt::print to a failing stdout
     fmt::print(stderr, "simtsync: error: cannot write standard output: {}\n", e.what());
@@ -326,4 +367,6 @@ int real_main(int argc, char** argv) {
 }  // namespace
 }  // namespace simtsync::tools
 
-int main(int argc, char** argv) { return simtsync::tools::real_main(argc, argv); }
+int main(int argc, char** argv) {
+  return simtsync::tools::real_main(argc, argv);
+}

@@ -50,11 +50,30 @@ void write_output_file(const std::string& path, const std::string& text, const c
 }
 
 void flush_stdout() {
-  std::cout.flush();
   errno = 0;
-  if (!std::cout.good() || std::fflush(stdout) != 0 || std::ferror(stdout))
+  std::cout.flush();
+  int err = errno;  // the reason of a failed write of buffered output
+  if (std::fflush(stdout) != 0 && errno) err = errno;
+  if (!std::cout.good() || std::ferror(stdout))
     throw usage_error(
-        fmt::format("cannot write standard output: {}", std::strerror(errno ? errno : EIO)));
+        fmt::format("cannot write standard output: {}", std::strerror(err ? err : EIO)));
+}
+
+std::string shorten_long_values(const std::string& message) {
+  constexpr std::size_t kLong = 200, kKeep = 80;
+  std::string out;
+  std::size_t i = 0;
+  while (i < message.size()) {
+    const std::size_t end = message.find_first_of(" \t\n'\":,", i);
+    const std::size_t stop = end == std::string::npos ? message.size() : end;
+    if (stop - i > kLong)
+      out += message.substr(i, kKeep) + fmt::format("...({} more characters)", stop - i - kKeep);
+    else
+      out += message.substr(i, stop - i);
+    if (stop < message.size()) out += message[stop];
+    i = stop + 1;
+  }
+  return out;
 }
 
 }  // namespace simtsync::tools

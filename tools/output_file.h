@@ -18,4 +18,9 @@ void write_output_file(const std::string& path, const std::string& text, const c
 // Flushes standard output; a failed write to it (a closed pipe, /dev/full) is a usage error.
 void flush_stdout();
 
+// A message for the terminal with every run of more than 200 characters without a space or
+// quote (a 10 MB --set value, echoed by the error that names it) cut to its first 80 characters
+// and "...(N more characters)".
+std::string shorten_long_values(const std::string& message);
+
 }  // namespace simtsync::tools

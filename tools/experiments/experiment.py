@@ -61,10 +61,12 @@ class Point:
 
 def load_mapping(path):
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             d = yaml.safe_load(f) or {}
     except OSError as e:
         raise ExperimentError(f"{path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise ExperimentError(f"{path}: not UTF-8 text (byte {e.start}: {e.reason})") from None
     except yaml.YAMLError as e:
         raise ExperimentError(f"{path}: {e}") from None
     if not isinstance(d, dict):
@@ -103,6 +105,10 @@ class Experiment:
         d = with_base(path, load_mapping(path))
         self._check_keys(d, TOP_KEYS, "experiment")
         self.name = str(d.get("name", os.path.splitext(os.path.basename(path))[0]))
+        # The name is a folder under results/ (and docs/results/): a plain name, never a path.
+        if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", self.name):
+            raise ExperimentError(f"name {self.name!r}: letters, digits, _ . - only (a plain "
+                                  f"name, not a path), starting with a letter, digit or _")
         self.description = str(d.get("description", "")).strip()
         self.mode = d.get("mode", "timing")
         self.workloads = self._list(d, "workloads", required=True)

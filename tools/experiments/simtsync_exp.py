@@ -74,11 +74,49 @@ def main(argv):
             return sweep.collect(exp, out, args.jobs)
         return sweep.sweep(exp, out, args.jobs, args.force, args.rerun_failed, args.dry_run)
     except ExperimentError as e:
-        print(f"simtsync: error: {e}", file=sys.stderr)
+        print(f"simtsync: error: {short(str(e))}", file=sys.stderr)
         return EXIT_USAGE
     except ModuleNotFoundError as e:
         return missing_module(e)
+    except OSError as e:  # an unwritable --out or --to, a full disk: the user's to fix
+        where = f"'{e.filename}': " if e.filename else ""
+        print(f"simtsync: error: {where}{e.strerror or e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:  # SIGINT before the points run (or after they stopped)
+        print("simtsync: interrupted", file=sys.stderr)
+        return 130
+
+
+def short(text, limit=300):
+    """A message with a long value (a 10 MB override) cut to its first characters."""
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text) - limit} more characters)"
+
+
+def run(argv):
+    """main, plus what ends it: argparse's exit (--help, a usage error) and a failed write of
+    standard output (--help > /dev/full) are exit codes, not tracebacks."""
+    def stdout_failed(e):
+        print(f"simtsync: error: cannot write standard output: {e.strerror or e}",
+              file=sys.stderr)
+        # Nothing more to flush at exit (it would fail again and print a traceback).
+        sys.stdout = open(os.devnull, "w")
+        return EXIT_USAGE
+
+    try:
+        rc = main(argv)
+    except SystemExit as e:
+        rc = e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_USAGE)
+    except KeyboardInterrupt:
+        print("simtsync: interrupted", file=sys.stderr)
+        rc = 130
+    except OSError as e:  # argparse writing --help to a full or closed standard output
+        return stdout_failed(e)
+    try:
+        sys.stdout.flush()
+    except OSError as e:
+        rc = stdout_failed(e)
+    return rc
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(sys.argv[1:]))
