@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <new>
 
+#include "common/host_memory.h"
 #include "native/native_device.h"
 #include "sim/simulator.h"
 #include "stats/exec_report.h"
@@ -96,6 +98,9 @@ RunRecord run_workload(const RunOptions& o) {
     // A deadlock found while executing (nested locks with lock queuing) is reported as the
     // watchdog's are.
     if (e.code() == ExitCode::kDeadlock) r.watchdog_report = std::string(e.what()) + "\n";
+  } catch (const std::bad_alloc& e) {
+    // Over sim.host_memory_budget_mb (estimated) or out of host memory: exit 2, with a message.
+    throw usage_error(out_of_host_memory(e));
   }
   r.notes = ctx.notes();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

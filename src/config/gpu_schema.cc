@@ -348,6 +348,12 @@ void add_hierarchy(Schema& s) {
 }
 
 void add_misc(Schema& s) {
+  s.add_int("sim.host_memory_budget_mb", 0, 0, kNoLimit,
+            "Host memory a simulation may use, MiB (0: three quarters of this machine's "
+            "physical memory): a config whose caches, or a launch whose warps, registers and "
+            "shared memory, are estimated to need more is refused (exit 2 naming the figure; "
+            "cudaErrorMemoryAllocation from the CUDA runtime) instead of failing mid-run",
+            "simtsync design choice (issue 45)");
   s.add_bool("stats.sync_status", false,
              "Count lock acquire attempts (success, intra-warp and inter-warp failure) and "
              "wait-exit attempts (success, failure) of the marked busy-wait loops; costs an event "

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "common/host_memory.h"
 #include "cudart/runtime.h"
 
 namespace simtsync::cudart {
@@ -43,6 +44,8 @@ cudaError_t guarded(const char* api, F&& f) {
     return fail(api, e);
   } catch (const Error& e) {
     return fail(api, Failure{from_exit_code(e.code()), e.what()});
+  } catch (const std::bad_alloc& e) {  // over sim.host_memory_budget_mb, or out of host memory
+    return fail(api, Failure{Err::kMemoryAllocation, out_of_host_memory(e)});
   } catch (const std::exception& e) {
     return fail(api, Failure{Err::kUnknown, e.what()});
   }

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "common/error.h"
+#include "common/host_memory.h"
 #include "func/functional_runner.h"
 #include "func/launch_backend.h"
 
@@ -45,8 +46,31 @@ void Device::copy_to_host(void* dst, Addr src, std::uint64_t n) {
 
 void Device::memset(Addr dst, std::uint8_t value, std::uint64_t n) {
   if (native_) return native_->memset(dst, value, n);
-  std::vector<std::uint8_t> buf(n, value);
-  copy_to_device(dst, buf.data(), n);
+  if (n && !mem_.valid(dst, n))
+    throw usage_error(fmt::format("memset: [{:#x}, +{}) is not inside one allocation", dst, n));
+  mem_.fill(dst, value, n);  // no host buffer of n bytes; zeros on fresh pages cost nothing
+}
+
+void Device::check_host_memory(const Program& prog, const DecodedFunction& k, Dim3 grid,
+                               Dim3 block, std::uint32_t dynamic_shared) const {
+  // Every CTA's and warp's bookkeeping exists for the whole launch; the functional mode also
+  // gives every warp its registers and every CTA its shared memory up front (all CTAs are
+  // resident), the timing mode only the CTAs resident on an SM.
+  const long double ctas = static_cast<long double>(grid.count());
+  const long double warps =
+      ctas * static_cast<long double>((block.count() + opts_.warp_size - 1) / opts_.warp_size);
+  long double bytes = warps * (sizeof(Warp) + 64) + ctas * (sizeof(Cta) + 64);
+  if (!backend_)
+    bytes += warps * prog.total_regs() * opts_.warp_size * 8.0L +
+             ctas * (static_cast<long double>(k.static_shared) + dynamic_shared);
+  if (bytes <= static_cast<long double>(opts_.host_memory_budget)) return;
+  throw HostMemoryError(fmt::format(
+      "launch of kernel '{}' with grid ({},{},{}) block ({},{},{}) needs about {} MiB of host "
+      "memory ({} warps{}), more than sim.host_memory_budget_mb = {} MiB",
+      k.name, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+      static_cast<std::uint64_t>(bytes / (1 << 20)), static_cast<std::uint64_t>(warps),
+      backend_ ? "" : " with their registers, and every CTA's shared memory",
+      opts_.host_memory_budget >> 20));
 }
 
 int Device::load_module(ptx::Module module) {
@@ -74,6 +98,7 @@ LaunchResult Device::launch(int module, const std::string& kernel, Dim3 grid, Di
   if (grid.count() == 0 || block.count() == 0 || block.count() > 1024)
     throw usage_error(fmt::format("bad launch shape grid ({},{},{}) block ({},{},{})", grid.x,
                                   grid.y, grid.z, block.x, block.y, block.z));
+  if (!native_) check_host_memory(prog, *k, grid, block, dynamic_shared);
   const auto t0 = std::chrono::steady_clock::now();
   LaunchResult r;
   if (native_) {

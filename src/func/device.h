@@ -45,6 +45,10 @@ struct DeviceOptions {
   bool trace = false;  // print every executed warp instruction to stderr
   unsigned lock_bits = 1024;  // shared-memory lock bits per CTA (sm.shared.lock_bits)
   simt::UnitChoice reconvergence;  // sm.reconvergence.impl (make == nullptr: the IPDOM stack)
+  // sim.host_memory_budget_mb in bytes: a launch estimated to need more host memory (warp
+  // objects, and in the functional mode every CTA's registers and shared memory) throws
+  // HostMemoryError (common/host_memory.h) before allocating.
+  std::uint64_t host_memory_budget = ~std::uint64_t{0};
 };
 
 // How a launch ended. A fault throws simtsync::Error(kKernelFault) instead.
@@ -126,6 +130,10 @@ class Device {
   std::uint64_t cycles() const { return cycles_; }
 
  private:
+  // Throws HostMemoryError when the launch would need more than opts_.host_memory_budget.
+  void check_host_memory(const Program& prog, const DecodedFunction& k, Dim3 grid, Dim3 block,
+                         std::uint32_t dynamic_shared) const;
+
   DeviceOptions opts_;
   GlobalMemory mem_;
   std::vector<std::unique_ptr<ptx::Module>> modules_;

@@ -19,6 +19,7 @@ void GlobalMemory::map(Addr addr, std::uint64_t size, std::string what) {
 }
 
 void GlobalMemory::unmap(Addr addr) {
+  if (auto it = ranges_.find(addr); it != ranges_.end()) freed_[addr] = it->second;
   ranges_.erase(addr);
   clear_range_cache();
 }
@@ -68,6 +69,13 @@ void GlobalMemory::Reader::read_page_slow(Addr addr, void* dst, unsigned n) {
 }
 
 std::string GlobalMemory::describe(Addr addr) const {
+  if (auto f = freed_.upper_bound(addr); f != freed_.begin()) {
+    --f;
+    if (addr < f->second.end && !valid(addr, 1))
+      return fmt::format("inside a freed allocation of {} bytes at {:#x} ({}, +{:#x}), freed by "
+                         "cudaFree: a use after free",
+                         f->second.end - f->first, f->first, f->second.what, addr - f->first);
+  }
   auto it = ranges_.upper_bound(addr);
   if (it == ranges_.begin()) return "below every mapped buffer";
   --it;
@@ -104,6 +112,15 @@ void GlobalMemory::write(Addr addr, const void* src, std::uint64_t n) {
     std::uint64_t chunk = std::min<std::uint64_t>(n, kPageSize - (addr & (kPageSize - 1)));
     std::memcpy(page_ptr(addr), s, chunk);
     s += chunk;
+    addr += chunk;
+    n -= chunk;
+  }
+}
+
+void GlobalMemory::fill(Addr addr, std::uint8_t value, std::uint64_t n) {
+  while (n > 0) {
+    const std::uint64_t chunk = std::min<std::uint64_t>(n, kPageSize - (addr & (kPageSize - 1)));
+    if (value != 0 || pages_.count(addr >> kPageBits)) std::memset(page_ptr(addr), value, chunk);
     addr += chunk;
     n -= chunk;
   }

@@ -55,6 +55,9 @@ class GlobalMemory {
 
   void read(Addr addr, void* dst, std::uint64_t n) const;
   void write(Addr addr, const void* src, std::uint64_t n);
+  // Sets n bytes to `value` (cudaMemset). Zeros leave pages never written alone (they read as
+  // zeros already), so clearing a large fresh buffer costs no host memory.
+  void fill(Addr addr, std::uint8_t value, std::uint64_t n);
   // Fast paths for one naturally sized element (n <= 16) that does not cross a page.
   void read_small(Addr addr, void* dst, unsigned n) const {
     if ((addr & (kPageSize - 1)) + n <= kPageSize) {
@@ -145,6 +148,9 @@ class GlobalMemory {
   TlbEntry tlb_[kTlbSize];
 
   std::map<Addr, Range> ranges_;  // start -> range
+  // Ranges unmapped (cudaFree): named in fault reports of a use after free. Addresses are
+  // never reused (the heap only grows), so a freed range stays unambiguous.
+  std::map<Addr, Range> freed_;
   // The last few ranges that validated an access (kernels touch a handful of buffers).
   mutable CachedRange range_cache_[4];
   mutable unsigned range_next_ = 0;

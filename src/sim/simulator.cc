@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/host_memory.h"
 #include "simt/registry.h"
 #include "stats/timing_report.h"
 #include "transform/ssde.h"
@@ -61,6 +62,8 @@ Simulator::Simulator(const SimOptions& o)
       static_cast<std::uint32_t>(config_.get_int("watchdog.max_call_depth"));
   if (!warp_size_set_) dopts_.warp_size = static_cast<unsigned>(config_.get_int("gpu.warp_size"));
   dopts_.lock_bits = static_cast<unsigned>(config_.get_int("sm.shared.lock_bits"));
+  dopts_.host_memory_budget =
+      host_memory_budget(static_cast<std::uint64_t>(config_.get_int("sim.host_memory_budget_mb")));
   dopts_.reconvergence = simt::reconvergence_choice(config_);
   if (mode_ == "timing") {
     gpu::GpuParams gp = gpu::gpu_params_from(config_);

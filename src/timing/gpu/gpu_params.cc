@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/host_memory.h"
 #include "config/config.h"
 #include "config/schema.h"
 #include "simt/registry.h"
@@ -42,6 +43,35 @@ const Schema& gpu_schema() {
 }  // namespace config
 
 namespace gpu {
+
+namespace {
+
+// Refuses a config whose per-SM and per-slice state (cache tags above all: 1024 partitions x 64
+// slices x 1 GiB of L2 is 26 TB of tags) would not fit the host memory budget, before any of it
+// is allocated.
+void check_host_memory(const GpuParams& p) {
+  // Host bytes per cache line: the tag array's way (tag, sector masks, LRU) and its lookup copy.
+  constexpr long double kPerLine = 48;
+  const mem::HierarchyParams& h = p.hier;
+  const long double l1 = p.hierarchy ? static_cast<long double>(p.num_sms) * h.l1.geo.bytes /
+                                           std::max(1u, h.l1.geo.line) * kPerLine
+                                     : 0;
+  const long double slices = static_cast<long double>(h.map.partitions) * h.map.slices_per_partition;
+  const long double l2 =
+      p.hierarchy ? slices * h.l2.geo.bytes / std::max(1u, h.l2.geo.line) * kPerLine : 0;
+  const long double shared = static_cast<long double>(p.num_sms) * p.sm.shared_bytes;
+  const long double total = l1 + l2 + shared;
+  if (total <= static_cast<long double>(p.host_memory_budget)) return;
+  auto mb = [](long double b) { return static_cast<std::uint64_t>(b / (1 << 20)); };
+  throw usage_error(fmt::format(
+      "the config needs about {} MiB of host memory (L2 tags {} MiB: mem.partitions x "
+      "mem.l2.slices_per_partition x mem.l2.size_bytes; L1 tags {} MiB: gpu.num_sms x "
+      "mem.l1.size_bytes; shared memory {} MiB: gpu.num_sms x sm.shared_memory_bytes), more than "
+      "sim.host_memory_budget_mb = {} MiB",
+      mb(total), mb(l2), mb(l1), mb(shared), p.host_memory_budget >> 20));
+}
+
+}  // namespace
 
 GpuParams gpu_params_from(const config::Config& c) {
   GpuParams p;
@@ -240,6 +270,9 @@ GpuParams gpu_params_from(const config::Config& c) {
   p.watchdog.quiet_cycles = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_cycles"));
   p.watchdog.max_call_depth = static_cast<std::uint32_t>(c.get_int("watchdog.max_call_depth"));
   p.energy = energy_params_from(c);
+  p.host_memory_budget =
+      host_memory_budget(static_cast<std::uint64_t>(c.get_int("sim.host_memory_budget_mb")));
+  check_host_memory(p);
   return p;
 }
 

@@ -37,6 +37,7 @@ struct GpuParams {
   bool hierarchy = true;              // mem.model: hierarchy (else the simple stand-in)
   mem::HierarchyParams hier;
   Cycle max_cycles = 0;               // 0: no limit
+  std::uint64_t host_memory_budget = ~std::uint64_t{0};  // sim.host_memory_budget_mb, bytes
   Cycle no_completion_window = 50'000'000;  // without evidence of progress (progress_watch.h)
   Cycle starvation_window = 2'000'000;
   double progress_seconds = 30;  // progress line on stderr (0: none)

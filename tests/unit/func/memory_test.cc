@@ -1,11 +1,14 @@
 // Memory semantics: global and shared atomics of every op and width, red, vectors, local,
 // const with an initializer, generic addressing, shared reductions, and faults (out of bounds,
 // misaligned) that stop the kernel with kKernelFault naming the thread and the address.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstdint>
+#include <new>
 #include <numeric>
 #include <set>
 
@@ -728,4 +731,81 @@ $JOIN:
   EXPECT_EQ(r.find("alias deadlock"), std::string::npos) << r;
 }
 
+}  // namespace simtsync::func::testing
+
+namespace simtsync::func::testing {
+namespace {
+
+// Issue 45: a kernel reading a freed buffer names the freed allocation.
+TEST(HostResources, UseAfterFreeNamesTheFreedAllocation) {
+  Device dev;
+  const Addr buf = dev.malloc(64, "device buffer");
+  dev.free(buf);
+  const std::string text = std::string(kHeader) + R"(
+.visible .entry k(.param .u64 p)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  ld.global.u32 %r1, [%rd1+16];
+  ret;
+}
+)";
+  const int m = dev.load_module(ptx::parse_module(text, "uaf.ptx"));
+  try {
+    dev.launch(m, "k", {1, 1, 1}, {1, 1, 1}, KernelArgs().add(buf));
+    FAIL() << "no fault";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kKernelFault);
+    const std::string what = e.what();
+    EXPECT_NE(what.find(fmt::format("freed allocation of 64 bytes at {:#x}", buf)),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("freed by cudaFree"), std::string::npos) << what;
+    EXPECT_EQ(what.find("past the end"), std::string::npos) << what;
+  }
+}
+
+// Issue 45: cudaMemset of gigabytes to zero on a fresh buffer neither builds a host buffer of
+// that size nor materializes its pages (it took 21 s and 6.3 GB for 3 GB).
+TEST(HostResources, LargeZeroMemsetIsCheap) {
+  Device dev;
+  const std::uint64_t n = std::uint64_t{3} << 30;
+  const Addr a = dev.malloc(n);
+  const auto t0 = std::chrono::steady_clock::now();
+  dev.memset(a, 0, n);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.0);
+  // Values are still set where asked, and zeros clear written data.
+  const Addr b = dev.upload(std::vector<std::uint8_t>(10000, 7));
+  dev.memset(b + 100, 0, 5000);
+  dev.memset(b + 9000, 3, 500);
+  const auto v = dev.download<std::uint8_t>(b, 10000);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::uint8_t want = i >= 100 && i < 5100 ? 0 : i >= 9000 && i < 9500 ? 3 : 7;
+    ASSERT_EQ(v[i], want) << i;
+  }
+  EXPECT_THROW(dev.memset(b + 9999, 0, 2), Error);
+}
+
+// Issue 45: a launch too large for the host memory budget is refused before allocating
+// (grid.x = 2^31 one-thread CTAs used to end in std::bad_alloc after gigabytes).
+TEST(HostResources, LaunchOverTheBudgetIsRefusedUpFront) {
+  DeviceOptions opts;
+  opts.host_memory_budget = std::uint64_t{64} << 20;
+  Device dev(opts);
+  const std::string text = std::string(kHeader) + ".visible .entry k()\n{\n  ret;\n}\n";
+  const int m = dev.load_module(ptx::parse_module(text, "big.ptx"));
+  try {
+    dev.launch(m, "k", {0x80000000u, 1, 1}, {1, 1, 1}, KernelArgs());
+    FAIL() << "no refusal";
+  } catch (const std::bad_alloc& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("grid (2147483648,1,1)"), std::string::npos) << what;
+    EXPECT_NE(what.find("sim.host_memory_budget_mb = 64 MiB"), std::string::npos) << what;
+  }
+  // Within the budget it runs.
+  EXPECT_TRUE(dev.launch(m, "k", {1000, 1, 1}, {1, 1, 1}, KernelArgs()).completed);
+}
+
+}  // namespace
 }  // namespace simtsync::func::testing

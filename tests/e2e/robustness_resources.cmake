@@ -1,0 +1,17 @@
+# Issue 45 item 6: configs and launches too large for the host memory budget
+# (sim.host_memory_budget_mb) are refused before anything is allocated, with exit 2 naming the
+# figure and the keys, instead of std::bad_alloc and abort (exit 134) after using gigabytes.
+simtsync_e2e(host_memory_l2_tags 2
+             "needs about [0-9]+ MiB of host memory \\(L2 tags .*mem.l2.size_bytes.*sim.host_memory_budget_mb"
+             ${exe} run vecadd --size test --set mem.partitions=1024
+             --set mem.l2.slices_per_partition=64 --set mem.l2.size_bytes=1073741824)
+simtsync_e2e(host_memory_l1_tags 2 "L1 tags [0-9]+ MiB: gpu.num_sms x mem.l1.size_bytes"
+             ${exe} run vecadd --size test --set gpu.num_sms=1024
+             --set mem.l1.size_bytes=67108864 --set mem.l1.assoc=1024
+             --set sim.host_memory_budget_mb=4096)
+simtsync_e2e(host_memory_functional_launch 2
+             "launch of kernel 'vecadd' .* needs about [0-9]+ MiB of host memory \\(524288 warps with their registers.*sim.host_memory_budget_mb = 256 MiB"
+             ${exe} run vecadd --mode functional --set workload.n=16777216
+             --set sim.host_memory_budget_mb=256)
+simtsync_e2e(host_memory_budget_out_of_range 2 "sim.host_memory_budget_mb"
+             ${exe} run vecadd --size test --set sim.host_memory_budget_mb=-1)
