@@ -34,17 +34,14 @@ bool parse_double(const std::string& t, double& out) {
   return ec == std::errc() && p == end && std::isfinite(out);
 }
 
+// Integer keys take decimal integers only (optionally signed, with YAML-style digit separators
+// 5_000_000): 0x10, 1.5 and 1e3 are all refused alike.
 bool parse_int(std::string t, std::int64_t& out) {
-  t.erase(std::remove(t.begin(), t.end(), '_'), t.end());  // YAML-style 5_000_000
+  t.erase(std::remove(t.begin(), t.end(), '_'), t.end());
   if (t.empty()) return false;
   const char* end = t.data() + t.size();
   auto [p, ec] = std::from_chars(t.data() + (t[0] == '+'), end, out);
-  if (ec == std::errc() && p == end) return true;
-  // Exact integers in exponent form (5e6) are accepted; 1.5 is not.
-  double d = 0;
-  if (!parse_double(t, d) || d != std::floor(d) || std::fabs(d) >= 9.2e18) return false;
-  out = static_cast<std::int64_t>(d);
-  return true;
+  return ec == std::errc() && p == end;
 }
 
 std::string range_text(const KeyInfo& k) {
@@ -86,7 +83,8 @@ void Config::set_text(int index, const std::string& text, bool quoted, const std
   switch (k.type) {
     case Type::kInt: {
       std::int64_t x = 0;
-      if (!parse_int(text, x)) throw fail(fmt::format("expects an integer, got '{}'", text));
+      if (!parse_int(text, x))
+        throw fail(fmt::format("expects an integer (decimal digits), got '{}'", text));
       if (static_cast<double>(x) < k.min || static_cast<double>(x) > k.max)
         throw fail(fmt::format("{} is out of range {}", x, range_text(k)));
       v = x;

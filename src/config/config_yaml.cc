@@ -118,10 +118,15 @@ Config Config::load(const Schema& schema, const std::string& name_or_path,
     throw usage_error(fmt::format("config error: {}:{}:{}: YAML syntax error: {}", file,
                                   e.mark.line + 1, e.mark.column + 1, e.msg));
   }
-  if (!root.IsNull() && !root.IsMap())
+  // A file with nothing in it (or only comments) is far more likely a mistake (a truncated or
+  // wrong file) than a request for the schema's defaults, which `{}` asks for explicitly.
+  if (root.IsNull())
+    throw usage_error(fmt::format(
+        "config error: {}: the file is empty (no keys); write {{}} to take every default", file));
+  if (!root.IsMap())
     throw usage_error(fmt::format("config error: {}: the top level must be a map of keys", file));
   std::set<std::string> seen;
-  if (root.IsMap()) {
+  {  // the top level is a map
     flatten(schema, root, "", file,
             [&](const std::string& key, const std::string& value, bool quoted,
                 const std::string& where) {

@@ -56,3 +56,17 @@ simtsync_e2e(ptx2_transform_bar_sync_99999 4
 simtsync_e2e(ptx2_analyze_add_label 4
              "add_label.ptx:11:19: error: operand 3 of add must be .*, not the label L1"
              ${exe} analyze ${hard2}/add_label.ptx)
+
+# An empty config file used to mean every default, silently; `{}` asks for them explicitly.
+file(WRITE ${hard2}/empty.yaml "")
+file(WRITE ${hard2}/comments_only.yaml "# gpu:\n#   num_sms: 4\n")
+simtsync_e2e(config_empty_file 2 "config error: .*empty.yaml: the file is empty \\(no keys\\)"
+             ${exe} run vecadd --size test --config ${hard2}/empty.yaml)
+simtsync_e2e(config_comments_only_file 2 "comments_only.yaml: the file is empty \\(no keys\\)"
+             ${exe} run vecadd --size test --config ${hard2}/comments_only.yaml)
+# Integer keys take decimal integers only: 1e3 was accepted where 0x10 and 1.5 were not.
+simtsync_e2e(config_int_exponent 2
+             "key 'gpu.num_sms': expects an integer \\(decimal digits\\), got '1e3'"
+             ${exe} run vecadd --size test --set gpu.num_sms=1e3)
+simtsync_e2e(config_int_hex 2 "key 'gpu.num_sms': expects an integer \\(decimal digits\\), got '0x10'"
+             ${exe} run vecadd --size test --set gpu.num_sms=0x10)

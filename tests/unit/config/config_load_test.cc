@@ -143,11 +143,34 @@ TEST(Load, MissingKeysTakeDefaultsAndTheNameIsTheStem) {
   EXPECT_EQ(c.get_int("sm.max_warps"), 48);
   EXPECT_EQ(c.origin("sm.max_warps"), "default");
   EXPECT_EQ(c.name(), std::filesystem::path(f.path()).stem().string());
-  Config empty = load_text("");
+  Config empty = load_text("{}\n");
   EXPECT_EQ(empty.get_int("gpu.num_sms"), 15);
-  Config dotted = load_text("sm.warp_scheduler.impl: lrr\nwatchdog: {max_cycles: 5e6}\n");
+  Config dotted = load_text("sm.warp_scheduler.impl: lrr\nwatchdog: {max_cycles: 5_000_000}\n");
   EXPECT_EQ(dotted.get_string("sm.warp_scheduler.impl"), "lrr");
   EXPECT_EQ(dotted.get_int("watchdog.max_cycles"), 5000000);
+}
+
+// Issue 45: an empty file used to mean every default, silently; `{}` says so explicitly.
+TEST(LoadErrors, EmptyFileNamesTheFile) {
+  for (const char* text : {"", "\n\n", "# only a comment\n", "---\n"})
+    load_error(text,
+               {"config error: ", "the file is empty (no keys); write {} to take every default"});
+}
+
+// Issue 45: integer keys take decimal integers only; 1e3 was taken where 0x10 and 1.5 were not.
+TEST(Sets, IntegerKeysTakeDecimalIntegersOnly) {
+  for (const char* bad : {"1e3", "1E3", "5e6", "0x10", "1.5", "1.0", "010x", "", "1e3.0", "inf"})
+    expect_mentions(usage_message([&] {
+                      Config::load(gpu_schema(), "gtx480", {{"gpu.num_sms", bad}});
+                    }),
+                    {"key 'gpu.num_sms'", "expects an integer (decimal digits)",
+                     std::string("got '") + bad + "'"});
+  load_error("watchdog:\n  max_cycles: 5e6\n",
+             {"key 'watchdog.max_cycles'", ":2", "expects an integer (decimal digits), got '5e6'"});
+  Config c = Config::load(gpu_schema(), "gtx480", {{"gpu.num_sms", "+12"}});
+  EXPECT_EQ(c.get_int("gpu.num_sms"), 12);
+  EXPECT_EQ(Config::load(gpu_schema(), "gtx480", {{"gpu.num_sms", "1_0"}}).get_int("gpu.num_sms"),
+            10);
 }
 
 TEST(Sets, OverridesApplyInOrderAndAreValidated) {
