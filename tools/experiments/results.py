@@ -4,6 +4,8 @@ OUT/points/ID.inputs.json  what the point depends on (written before it runs)
 OUT/points/ID.json         `simtsync run --json` (plus ID.config.yaml, the resolved config)
 OUT/points/ID.log          the run's stdout and stderr
 OUT/points/ID.rc           its exit status, written last: a point without it has not finished
+OUT/points/.running/ID.*   a local sweep's run of the point in progress; its files replace the
+                           point's (old .rc removed first, new .rc last) only when it finishes
 OUT/results.csv            one row per point, every statistic a column
 OUT/metrics.csv            one row per point, the experiment's metrics only
 OUT/records.csv            the policies' records (`stats.gpu.records.<kind>`: a DDOS branch, a
@@ -27,6 +29,13 @@ SKIP_JSON = {"workload", "size", "config", "exit_code", "watchdog_report"}
 
 def point_path(out, pid, ext):
     return os.path.join(out, "points", f"{pid}.{ext}")
+
+
+RUNNING = ".running"  # OUT/points/.running/ID.*: a point's run in progress (sweep.finish_point)
+
+
+def running_path(out, pid, ext):
+    return os.path.join(out, "points", RUNNING, f"{pid}.{ext}")
 
 
 def exit_reason(rc):
@@ -58,11 +67,15 @@ def write_atomic(path, text):
     os.replace(tmp, path)
 
 
-def clear_point(out, pid):
-    """Removes a point's outputs so that a partial or stale result is never read."""
-    for ext in ("rc", "json", "config.yaml", "log"):
+POINT_OUTPUTS = ("json", "config.yaml", "log")  # what a run writes (the .rc comes after)
+
+
+def clear_point(out, pid, running=False):
+    """Removes a point's outputs so that a partial or stale result is never read; with
+    `running`, the outputs of its run in progress (points/.running/ID.*) instead."""
+    for ext in ("rc",) + POINT_OUTPUTS:
         try:
-            os.remove(point_path(out, pid, ext))
+            os.remove((running_path if running else point_path)(out, pid, ext))
         except FileNotFoundError:
             pass
 

@@ -3,6 +3,11 @@
 A point is up to date when OUT/points/ID.rc exists and OUT/points/ID.inputs.json holds the key
 of its current inputs: the resolved configuration and workload parameters (`simtsync run
 --dump-config`), the overrides, and the simulator version (a hash of the simtsync binary).
+
+A local sweep runs each point into OUT/points/.running/ID.* and replaces the point's old results with them
+only when it finishes (signals blocked while the files are swapped), so an interruption never
+loses a finished point, also with --force: a point keeps its earlier result until its new one is
+complete.
 """
 import hashlib
 import json
@@ -99,20 +104,45 @@ def _on_signal(signum, frame):
     raise _Interrupted()
 
 
-def run_points(binary, out, todo, jobs):
-    """Runs points, at most `jobs` at once. Returns False if interrupted (SIGINT/SIGTERM): running
-    points are stopped and get no .rc file, so the next sweep runs them again."""
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def finish_point(out, pid, record, rc):
+    """Replaces the point's old results by the new run's, with SIGINT/SIGTERM held until every
+    file is in place: the old .rc goes first (a point without .rc is unfinished), the new .rc
+    last."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+    try:
+        results.clear_point(out, pid)
+        for ext in results.POINT_OUTPUTS:
+            new = results.running_path(out, pid, ext)
+            if os.path.exists(new):
+                os.replace(new, results.point_path(out, pid, ext))
+        results.write_atomic(results.point_path(out, pid, "inputs.json"),
+                             json.dumps(record, indent=2) + "\n")
+        results.write_atomic(results.point_path(out, pid, "rc"), f"{rc}\n")
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
+
+
+def run_points(binary, out, todo, jobs, records):
+    """Runs points, at most `jobs` at once, each into points/.running/ID.*; a finished point's files
+    replace its old ones (finish_point). Returns False if interrupted (SIGINT/SIGTERM): running
+    points are stopped, their partial files removed and their earlier results (if any) kept."""
     progress = Progress(len(todo), jobs)
     pending = deque(todo)
     running = {}  # Popen -> (point, log file)
-    old = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    os.makedirs(os.path.join(out, "points", results.RUNNING), exist_ok=True)
+    old = {s: signal.signal(s, _on_signal) for s in _SIGNALS}
     try:
         while pending or running:
             while pending and len(running) < jobs:
                 p = pending.popleft()
-                log = open(results.point_path(out, p.id, "log"), "w")
-                args = [binary] + p.run_args() + ["--json", f"points/{p.id}.json"]
-                running[subprocess.Popen(args, cwd=out, stdout=log, stderr=subprocess.STDOUT,
+                results.clear_point(out, p.id, running=True)
+                log = open(results.running_path(out, p.id, "log"), "w")
+                json_path = os.path.relpath(results.running_path(out, p.id, "json"), out)
+                running[subprocess.Popen(run_command(binary, p, json_path),
+                                         cwd=out, stdout=log, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL)] = (p, log)
                 progress.started(p.id)
             time.sleep(0.05)
@@ -121,8 +151,9 @@ def run_points(binary, out, todo, jobs):
                 log.close()
                 rc = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
                 if proc.returncode in (-signal.SIGINT, -signal.SIGTERM):
+                    results.clear_point(out, p.id, running=True)
                     raise _Interrupted()  # stopped from outside, not a result
-                results.write_atomic(results.point_path(out, p.id, "rc"), f"{rc}\n")
+                finish_point(out, p.id, records[p.id], rc)
                 progress.finished(p.id, rc, results.exit_reason(rc) if rc else "")
             progress.tick()
         progress.close()
@@ -133,11 +164,16 @@ def run_points(binary, out, todo, jobs):
         for proc, (p, log) in running.items():
             proc.wait()
             log.close()
+            results.clear_point(out, p.id, running=True)
         progress.close()
         return False
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+
+
+def run_command(binary, point, json_path):
+    return [binary] + point.run_args() + ["--json", json_path]
 
 
 def collect_rows(exp, out, records, full_key):
@@ -191,16 +227,19 @@ def sweep(exp, out, jobs, force=False, rerun_failed=False, dry_run=False):
         for p in todo:
             print("  would run:", p.id)
         return 0
-    for p in todo:
-        prepare(out, p.id, records[p.id])
-    finished = run_points(binary, out, todo, jobs)
+    # No point's results are removed before it runs: finish_point replaces them when the new
+    # run is complete, so an interrupted sweep (with --force too) loses no finished point.
+    finished = run_points(binary, out, todo, jobs, records)
     rows, counts, _, recs = collect_rows(exp, out, records, full_key=True)
     results.write_results(exp, out, rows, recs)
     print(f"ran {len(todo)}; " + summary_line(counts, len(rows)) +
           f"; results: {os.path.join(out, 'results.csv')}", flush=True)
     print_failures(rows)
     if not finished:
-        print("interrupted: run the same command again to finish the missing points",
+        print("interrupted: the points that did not finish keep their earlier results, if any; "
+              "run the same command without --force to run only the points not up to date"
+              if force else
+              "interrupted: run the same command again to finish the missing points",
               file=sys.stderr)
         return 130
     return 0
