@@ -328,6 +328,11 @@ void Runtime::launch(const void* host_fn, const LaunchConfig& c, void** args) {
         Err::kInvalidConfiguration,
         fmt::format("{}: invalid launch configuration grid ({},{},{}) block ({},{},{})", shown,
                     c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z)};
+  // The kernel's .maxntid/.reqntid (__launch_bounds__): a block that breaks them never runs.
+  if (auto why = ptx::block_shape_problem(*df->ir, c.block.x, c.block.y, c.block.z))
+    throw Failure{why->find(".maxntid") != std::string::npos ? Err::kLaunchOutOfResources
+                                                             : Err::kInvalidValue,
+                  fmt::format("{}: {}", shown, *why)};
   if (c.shared > info_.shared_per_sm)
     throw Failure{Err::kInvalidValue,
                   fmt::format("{}: {} bytes of dynamic shared memory, the SM has {}", shown,

@@ -2,6 +2,8 @@
 
 #include <sys/mman.h>
 
+#include "common/error.h"
+#include "ptx/ir.h"
 #include "simt/registry.h"
 
 namespace simtsync::func {
@@ -26,6 +28,10 @@ RegisterArena::~RegisterArena() {
 
 LaunchInfo make_launch_info(const DecodedFunction& kernel, Dim3 grid, Dim3 block,
                             unsigned warp_size, std::uint32_t dynamic_shared) {
+  // The kernel's .maxntid/.reqntid (issue 45: they used to be ignored).
+  if (kernel.ir)
+    if (auto why = ptx::block_shape_problem(*kernel.ir, block.x, block.y, block.z))
+      throw usage_error(*why);
   LaunchInfo li;
   li.kernel = &kernel;
   li.grid = grid;

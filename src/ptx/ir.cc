@@ -221,6 +221,7 @@ std::optional<std::string> block_shape_problem(const Function& f, std::uint32_t 
     std::size_t n = 0;
     for (std::size_t p = space; p != std::string::npos && n < 3; p = d.find(',', p + 1))
       ext[n++] = std::strtoull(d.c_str() + p + 1, nullptr, 10);
+    if (n == 0 || ext[0] == 0 || ext[1] == 0 || ext[2] == 0) continue;  // not from the parser
     const std::string shape = fmt::format("{} ({},{},{})", d, ext[0], ext[1], ext[2]);
     const std::string what = fmt::format("{} {}: block ({},{},{})",
                                          f.is_entry ? "kernel" : "function", f.name, x, y, z);

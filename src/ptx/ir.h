@@ -255,7 +255,7 @@ struct Function {
 // exactly that shape; missing extents are 1) and .maxntid (at most their product of threads)
 // directives: nullopt when it may; otherwise what is wrong, naming the function and the directive
 // ("kernel k: block (32,1,1) is not the shape .reqntid 16 (16,1,1) requires"). Every launch path
-// (the simulator's Device::launch, the CUDA runtime) calls it before running anything.
+// (func::make_launch_info for the functional and timing modes, the CUDA runtime) calls it.
 std::optional<std::string> block_shape_problem(const Function& f, std::uint32_t x, std::uint32_t y,
                                                std::uint32_t z);
 

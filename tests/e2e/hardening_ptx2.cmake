@@ -70,3 +70,31 @@ simtsync_e2e(config_int_exponent 2
              ${exe} run vecadd --size test --set gpu.num_sms=1e3)
 simtsync_e2e(config_int_hex 2 "key 'gpu.num_sms': expects an integer \\(decimal digits\\), got '0x10'"
              ${exe} run vecadd --size test --set gpu.num_sms=0x10)
+
+# .maxntid (__launch_bounds__) and .reqntid used to be ignored: a 32-thread launch of a kernel
+# bounded to 16 threads ran. Now the launch fails with the CUDA error and the kernel does not
+# run (the program prints what its launches returned). Built at test time; needs nvcc.
+if(SIMTSYNC_NVCC AND TARGET simtsync_cudart)
+  file(WRITE ${hard2}/launch_bounds.cu [=[
+#include <cstdio>
+__global__ void __launch_bounds__(16) bounded(int* out) { out[threadIdx.x] = 1; }
+int main() {
+  int* d = nullptr;
+  cudaMalloc(&d, 64 * sizeof(int));
+  cudaMemset(d, 0, 64 * sizeof(int));
+  bounded<<<1, 16>>>(d);
+  cudaError_t fits = cudaDeviceSynchronize();
+  bounded<<<1, 32>>>(d);
+  cudaError_t over = cudaGetLastError();
+  cudaDeviceSynchronize();
+  int h[64];
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("16 threads: %s; 32 threads: %s; thread 16 ran: %d\n", cudaGetErrorName(fits),
+         cudaGetErrorName(over), h[16]);
+  return 0;
+}
+]=])
+  add_test(NAME e2e.launch_bounds_exec
+           COMMAND sh -c "${SIMTSYNC_NVCC} -cudart shared -arch=sm_75 -o ${hard2}/launch_bounds ${hard2}/launch_bounds.cu && ${expect} 0 '16 threads: cudaSuccess; 32 threads: cudaErrorLaunchOutOfResources; thread 16 ran: 0' $<TARGET_FILE:simtsync> exec --mode functional -- ${hard2}/launch_bounds")
+  set_tests_properties(e2e.launch_bounds_exec PROPERTIES TIMEOUT 300)
+endif()
