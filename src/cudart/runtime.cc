@@ -86,6 +86,23 @@ void add_sets(const std::string& where, const std::string& text,
   }
 }
 
+// Runs of more than 200 characters without a space or quote (a huge SIMTSYNC_SET value echoed
+// by the error naming it) cut to 80 characters, as `simtsync` does (tools/output_file.h).
+std::string shorten_long_values(const std::string& message) {
+  constexpr std::size_t kLong = 200, kKeep = 80;
+  std::string out;
+  for (std::size_t i = 0; i < message.size();) {
+    const std::size_t end = message.find_first_of(" \t\n'\":,", i);
+    const std::size_t stop = end == std::string::npos ? message.size() : end;
+    out += stop - i > kLong
+               ? message.substr(i, kKeep) + fmt::format("...({} more characters)", stop - i - kKeep)
+               : message.substr(i, stop - i);
+    if (stop < message.size()) out += message[stop];
+    i = stop + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 RuntimeOptions RuntimeOptions::from_environment() {
@@ -681,7 +698,7 @@ Runtime& runtime() {
     try {
       g_runtime = new Runtime(RuntimeOptions::from_environment());
     } catch (const Error& e) {
-      std::fprintf(stderr, "simtsync cudart: %s\n", e.what());
+      std::fprintf(stderr, "simtsync cudart: %s\n", shorten_long_values(e.what()).c_str());
       std::fflush(stderr);
       std::_Exit(static_cast<int>(e.code()));
     }
