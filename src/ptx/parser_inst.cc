@@ -120,6 +120,11 @@ Operand InstructionParser::parse_name(const Instruction& in, const Token& t,
       base = base.substr(0, dot);
     }
     auto sr = special_reg_from_name(base);
+    // Issue 45: cooperative groups' grid.sync() reads the launch environment (%envreg*).
+    if (!sr && base.starts_with("envreg"))
+      c_.fail(t,
+              "grid-wide synchronization (cooperative launch, cooperative_groups grid.sync(), "
+              "which reads %envreg registers) is not supported");
     if (!sr) c_.fail(t, "undeclared register");
     o.kind = Operand::Kind::kSpecial;
     o.sreg = *sr;

@@ -15,3 +15,11 @@ simtsync_e2e(host_memory_functional_launch 2
              --set sim.host_memory_budget_mb=256)
 simtsync_e2e(host_memory_budget_out_of_range 2 "sim.host_memory_budget_mb"
              ${exe} run vecadd --size test --set sim.host_memory_budget_mb=-1)
+
+# Issue 45 messages: a grid-sync kernel (cooperative groups read %envreg registers) is refused
+# as unsupported grid-wide synchronization, not as an undeclared register.
+set(rr ${CMAKE_CURRENT_BINARY_DIR}/robustness_resources)
+file(WRITE ${rr}/grid_sync.ptx ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\nmov.u32 %r1, %envreg2;\nret;\n}\n")
+simtsync_e2e(grid_sync_unsupported 4
+             "grid_sync.ptx:7:14: error: grid-wide synchronization \\(cooperative launch.*is not supported"
+             ${exe} analyze ${rr}/grid_sync.ptx)
