@@ -9,11 +9,15 @@ special_json     `run --json LINK` where LINK is a symlink to /dev/null: no sibl
 long_value       a 100 kB bad `--set` value: exit 2, the message names the key and is short
 python_errors    sweep --out /dev/full, --out /proc/nope, report --to /dev/full, a non-UTF-8
                  experiment, an experiment named ../../etc: exit 2, one line, no traceback
+sigint_startup   SIGINT while `sweep` resolves the inputs of 300 points: exit 130, a message, no
+                 traceback, quickly
 """
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 EXE, WORK, CASE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -84,6 +88,24 @@ elif CASE == "python_errors":
     run(["sweep", escape, "--jobs", "1"], 2, ["plain name"], cwd=WORK)
     if os.path.exists(os.path.join(WORK, "..", "etc")) or os.path.exists("/etc/points"):
         errors.append("the experiment ../../etc wrote outside results/")
+elif CASE == "sigint_startup":
+    many = os.path.join(WORK, "many.yaml")
+    with open(many, "w") as f:
+        f.write("name: many\nworkloads: [vecadd]\nconfigs: [tiny]\nsizes: [test]\n"
+                f"sweep: {{workload.n: [{', '.join(str(64 + i) for i in range(300))}]}}\n")
+    proc = subprocess.Popen([EXE, "sweep", many, "--out", os.path.join(WORK, "out"), "--jobs",
+                             "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)  # resolving 300 points' inputs one at a time takes several seconds
+    proc.send_signal(signal.SIGINT)
+    t0 = time.time()
+    out, err = proc.communicate(timeout=120)
+    print(f"exit {proc.returncode} after {time.time() - t0:.1f} s\n  stderr: {err[-600:]!r}")
+    if proc.returncode != 130:
+        errors.append(f"exit {proc.returncode}, expected 130")
+    if "Traceback" in err or "interrupted" not in err:
+        errors.append("no one-line message (or a traceback)")
+    if time.time() - t0 > 10:
+        errors.append("the sweep took more than 10 s to stop")
 else:
     errors.append(f"unknown case {CASE}")
 for e in errors:

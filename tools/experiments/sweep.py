@@ -60,8 +60,11 @@ def resolve_inputs(binary, point):
 def point_inputs(exp, binary, jobs):
     """{point id: inputs record} for every point, resolved in parallel."""
     version = binary_version(binary)
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
         resolved = list(pool.map(lambda p: resolve_inputs(binary, p), exp.points))
+    finally:  # on Ctrl-C (KeyboardInterrupt) the points not yet resolved are dropped at once
+        pool.shutdown(wait=True, cancel_futures=True)
     records = {}
     for p, r in zip(exp.points, resolved):
         config_key = _digest({"resolved": r, "sets": p.sets})
