@@ -4,7 +4,7 @@ SIMT-compliant versions and SSDE on the IPDOM stack, with independent thread sch
 fourth column; AWARE's timeout sensitivity; virtualized split and reconvergence tables.
 
     scripts/aware_experiment.py build/tools/simtsync [--out DIR] [--jobs N] [--size S]
-                                [--parts fig10,fig11,fig12] [--replot]
+                                [--parts fig10,fig11,fig12] [--inputs seed] [--replot]
 
 Every point runs on tesla_c2050 (the seed's GPGPU-Sim configuration, GLRR issue) in the timing
 mode. Fig. 10: per kernel the SIMT-compliant version on the stack (the baseline), the MIMD version
@@ -13,7 +13,8 @@ seed's setting) and on ITS (the MIMD versions alone on the stack SIMT-deadlock: 
 the sync_suite experiment record that). Fig. 11: the MIMD versions on AWARE with timeouts of
 1000 and 10,000 cycles, with delayed reconvergence and without it. Fig. 12: AWARE with physical ST/RT entries
 32/32, 8/4, 4/2, 2/1 and 1/1. Writes results.csv and PNG plots into OUT; the README there is
-written by hand from them.
+written by hand from them. `--inputs seed` runs each kernel at seed 003 Table I's input where the
+table states one (SEED_INPUTS; the default size elsewhere) and labels the rows' size `seed003`.
 """
 import argparse
 import csv
@@ -42,8 +43,22 @@ FIG11 = [("delayed", [AWARE])] + [
 FIG12 = [(f"st{s}_rt{r}", [AWARE, f"sm.reconvergence.st_entries={s}",
                            f"sm.reconvergence.rt_entries={r}"])
          for s, r in ((32, 32), (8, 4), (4, 2), (2, 1), (1, 1))]
+# Seed 003 Table I's inputs: HT "80K entries and 40K threads" (157 x 256 threads, 2 insertions
+# each: 80,384), ATM "122K transactions, 1M accounts, 24K threads" (96 x 256 threads, 5 each:
+# 122,880), BarnesHut "30,000 bodies" (its four kernels), AM "133K entries" (the default n).
+# CP-DS and TL state no input: the default size.
+SEED_INPUTS = {
+    "HT": ["workload.ctas=157", "workload.threads=256", "workload.per_thread=2"],
+    "ATM": ["workload.ctas=96", "workload.threads=256", "workload.per_thread=5",
+            "workload.accounts=1000000"],
+    "BH-TB": ["workload.bodies=30000"], "BH-SM": ["workload.bodies=30000"],
+    "BH-ST": ["workload.bodies=30000"], "BH-FC": ["workload.bodies=30000"],
+    "AM-FG": ["workload.n=133000"], "AM-CG": ["workload.n=133000"],
+}
 # mem.l2.set_index=global reproduces the recording (made before the L2 set index fix, 2026-11-29).
-COMMON = ["mem.l2.set_index=global", "mem.l2.keep_across_launches=false", "watchdog.no_completion_window=0",
+# mem.atomic.l2_access=false: recorded before atomics waited the L2 access latency (2026-11-29).
+COMMON = ["mem.l2.set_index=global", "mem.l2.keep_across_launches=false",
+          "mem.atomic.l2_access=false", "watchdog.no_completion_window=0",
           "watchdog.max_cycles=50000000"]
 FIELDS = ["part", "kernel", "variant", "workload", "size", "cycles", "norm_cycles", "instructions",
           "norm_instructions", "exit_code", "validated", "note", "simd_efficiency",
@@ -96,6 +111,8 @@ def main():
     ap.add_argument("--parts", default="fig10,fig11,fig12")
     ap.add_argument("--kernels", help="comma-separated labels (default: all); with an existing "
                     "OUT/results.csv the rows of other kernels and parts are kept")
+    ap.add_argument("--inputs", choices=("size", "seed"), default="size",
+                    help="seed: seed 003 Table I's inputs where it states them (SEED_INPUTS)")
     ap.add_argument("--replot", action="store_true", help="only redraw from OUT/results.csv")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -119,19 +136,21 @@ def main():
             print(f"{k[0]}: {k[1]} or {k[2]} is not a workload of this binary: left out")
     jobs = []
     for label, simt, mimd in kernels:
+        extra = SEED_INPUTS.get(label, []) if a.inputs == "seed" else []
         if "fig10" in parts:
             for v, which, sets in FIG10:
-                jobs.append(("fig10", label, v, simt if which == "simt" else mimd, sets))
+                jobs.append(("fig10", label, v, simt if which == "simt" else mimd, sets + extra))
         if "fig11" in parts:
             for v, sets in FIG11:
-                jobs.append(("fig11", label, v, mimd, sets))
+                jobs.append(("fig11", label, v, mimd, sets + extra))
         if "fig12" in parts:
             for v, sets in FIG12:
-                jobs.append(("fig12", label, v, mimd, sets))
+                jobs.append(("fig12", label, v, mimd, sets + extra))
     rows = []
     for key, r in run_points([(j[:4], (a.simtsync, j[3], a.size, j[4])) for j in jobs], run,
                              a.jobs):
-        r.update(dict(zip(("part", "kernel", "variant", "workload"), key)), size=a.size)
+        r.update(dict(zip(("part", "kernel", "variant", "workload"), key)),
+                 size="seed003" if a.inputs == "seed" else a.size)
         rows.append(r)
         print(f"{key[0]} {key[1]:6} {key[2]:14} {key[3]:12} cycles {r['cycles']:>11} exit "
               f"{r['exit_code']} {r.get('note', '')} {r['seconds']:.1f}s", flush=True)

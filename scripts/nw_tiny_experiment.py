@@ -31,8 +31,12 @@ def run(simtsync, w, tiles, budget):
         js = os.path.join(d, "s.json")
         cmd = [simtsync, "run", w, "--size", "test", "--config", "gtx480", "--set",
                f"workload.tiles={tiles}", "--set", "compile.registers_per_thread=14",
-               # reproduces the recording (made before the L2 set index fix, 2026-11-29)
-               "--set", "mem.l2.set_index=global", "--set", "mem.l2.keep_across_launches=false", "--json", js]
+               # reproduces the recording (made before the L2 set index fix, the L2 kept across
+               # launches, atomics' L2 access latency and gtx480's front end and latencies)
+               "--set", "mem.l2.set_index=global", "--set", "mem.l2.keep_across_launches=false",
+               "--set", "mem.atomic.l2_access=false", "--set", "sm.fetch_decode=1",
+               "--set", "sm.latency.int=4", "--set", "sm.latency.fp=4",
+               "--set", "sm.latency.imul=5", "--json", js]
         t0 = time.time()
         try:
             out = subprocess.run(cmd, capture_output=True, text=True, timeout=budget, check=False)

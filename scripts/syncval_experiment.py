@@ -27,9 +27,12 @@ LINE = re.compile(r"phase (\d+) clock ticks per CTA on average.*; ([0-9.]+) per 
 
 
 def run(simtsync, scheme, sets):
-    # mem.l2.set_index=global reproduces the recording (made before the L2 set index fix).
+    # These pins reproduce the recording (made before the L2 set index fix, the L2 kept across
+    # launches, atomics' L2 access latency and gtx480's front end and arithmetic latencies).
     cmd = [simtsync, "run", f"syncval_{scheme}", "--size", "paper", "--config", "gtx480",
-           "--set", "mem.l2.set_index=global", "--set", "mem.l2.keep_across_launches=false"]
+           "--set", "mem.l2.set_index=global", "--set", "mem.l2.keep_across_launches=false",
+           "--set", "mem.atomic.l2_access=false", "--set", "sm.fetch_decode=1",
+           "--set", "sm.latency.int=4", "--set", "sm.latency.fp=4", "--set", "sm.latency.imul=5"]
     for s in sets:
         cmd += ["--set", s]
     out = subprocess.run(cmd, capture_output=True, text=True, check=False)

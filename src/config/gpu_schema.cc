@@ -290,6 +290,14 @@ void add_hierarchy(Schema& s) {
                "L2 cycles between two atomic operations on one address (its read-modify-write)",
                "estimate (see docs/memory-calibration.md, same-address throughput)")
       .add_int("mem.atomic.latency", 20, 1, 100000, "Atomic unit pipeline, L2 cycles", "estimate")
+      .add_bool("mem.atomic.l2_access", true,
+                "An atomic's reply also waits the L2 slice's access latency (mem.l2.latency), as "
+                "a load's reply does: the read-modify-write reads the line from the data array; "
+                "false: only the unit's pipeline (simtsync before 2026-11-29, which recorded "
+                "experiments pin)",
+                "GPGPU-Sim 4.2: every access entering an L2 slice, atomics included, waits "
+                "-gpgpu_l2_rop_latency; the atomic_chain probe (docs/results/correlation_gpgpusim/"
+                "probes.csv) took 155 cycles here against a 240-cycle DRAM load, 310 in GPGPU-Sim")
       .add_choice("mem.lock_queue.mode", "off", {"off", "ideal", "bounded"},
                   "Lock queuing in the memory partitions for lock instructions (simtsync_lock): "
                   "a request for a held lock waits in a queue and gets the lock when it is "

@@ -175,6 +175,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   h.atomic.ops_per_cycle = u("mem.atomic.ops_per_cycle");
   h.atomic.same_address_interval = u("mem.atomic.same_address_interval");
   h.atomic.latency = u("mem.atomic.latency");
+  h.atomic.l2_access = c.get_bool("mem.atomic.l2_access") ? u("mem.l2.latency") : 0;
   {
     const std::string m = c.get_string("mem.lock_queue.mode");
     h.lock_queue.mode = m == "ideal"     ? mem::LockQueueMode::kIdeal

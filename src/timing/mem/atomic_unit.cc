@@ -101,7 +101,7 @@ void AtomicUnit::tick(std::uint64_t now) {
     }
     if (!execute_lane(*g, static_cast<unsigned>(std::countr_zero(g->remaining)), now)) break;
     --budget;
-    out_.try_push(g->p, now + p_.latency);
+    out_.try_push(g->p, now + p_.latency + p_.l2_access);
     ++stats_.packets;
     g = grants_.erase(g);
   }
@@ -124,9 +124,9 @@ void AtomicUnit::tick(std::uint64_t now) {
     if (it.parked != 0 && r.lanes == 0) {
       lanes_.dropped(it.p);  // every lane waits in a queue: nothing to answer yet
     } else if (it.turned_away && !backoff_.full()) {
-      backoff_.try_push(r, now + p_.latency + lq_.backoff);
+      backoff_.try_push(r, now + p_.latency + p_.l2_access + lq_.backoff);
     } else {
-      out_.try_push(r, now + p_.latency);
+      out_.try_push(r, now + p_.latency + p_.l2_access);
     }
     ++stats_.packets;
     queue_.pop();

@@ -16,17 +16,17 @@ struct CacheGeometry {
 
 inline constexpr unsigned kConstCacheAssoc = 4;  // the constant cache's ways (not configurable)
 
-struct L1Params {               // mem.l1.* (one per SM)
-  bool enabled = true;          // mem.l1.enabled: false = every global access bypasses L1
-  CacheGeometry geo;            // mem.l1.{bytes,assoc,line,sector}
-  unsigned latency = 18;        // mem.l1.latency: hit latency, core cycles
-  unsigned mshrs = 32;          // mem.l1.mshrs
-  unsigned mshr_merge = 8;      // mem.l1.mshr_merge: requests one MSHR entry can hold
-  unsigned miss_queue = 8;      // mem.l1.miss_queue: misses waiting to enter the interconnect
-  bool fill_whole_line = true;  // mem.l1.fill_whole_line: a miss fetches every sector
+struct L1Params {                // mem.l1.* (one per SM)
+  bool enabled = true;           // mem.l1.enabled: false = every global access bypasses L1
+  CacheGeometry geo;             // mem.l1.{bytes,assoc,line,sector}
+  unsigned latency = 18;         // mem.l1.latency: hit latency, core cycles
+  unsigned mshrs = 32;           // mem.l1.mshrs
+  unsigned mshr_merge = 8;       // mem.l1.mshr_merge: requests one MSHR entry can hold
+  unsigned miss_queue = 8;       // mem.l1.miss_queue: misses waiting to enter the interconnect
+  bool fill_whole_line = true;   // mem.l1.fill_whole_line: a miss fetches every sector
   bool fermi_hash_sets = false;  // mem.l1.set_index: fermi_hash (else linear)
-  unsigned const_bytes = 8192;  // mem.const_cache.bytes (per SM)
-  unsigned const_latency = 8;   // mem.const_cache.latency
+  unsigned const_bytes = 8192;   // mem.const_cache.bytes (per SM)
+  unsigned const_latency = 8;    // mem.const_cache.latency
 };
 
 struct IcntParams {              // mem.icnt.*
@@ -58,6 +58,8 @@ struct AtomicParams {                  // mem.atomic.* (one unit per L2 slice)
   unsigned same_address_interval = 8;  // mem.atomic.same_address_interval: L2 cycles between
                                        // two operations on one address (read-modify-write)
   unsigned latency = 20;               // mem.atomic.latency: unit pipeline, L2 cycles
+  unsigned l2_access = 0;              // mem.atomic.l2_access: the slice's access latency
+                                       // (mem.l2.latency) a reply also waits, as a load's does
 };
 
 // Lock queuing in the memory partitions (lock_queue.h, seed 004 sec. 5.2).
@@ -65,11 +67,11 @@ enum class LockQueueMode : std::uint8_t { kOff, kIdeal, kBounded };
 
 struct LockQueueParams {  // mem.lock_queue.*
   LockQueueMode mode = LockQueueMode::kOff;
-  unsigned queues = 64;         // bounded: queues per partition
-  unsigned records = 32;        // bounded: records per queue
-  unsigned backoff = 100;       // bounded: L2 cycles before a turned-away request's reply
-  unsigned line_bytes = 128;    // mem.l2.line_bytes and mem.l1.sector_bytes: the geometry of
-  unsigned sector_bytes = 32;   // the record accesses (bounded: they go through the L2 slice)
+  unsigned queues = 64;        // bounded: queues per partition
+  unsigned records = 32;       // bounded: records per queue
+  unsigned backoff = 100;      // bounded: L2 cycles before a turned-away request's reply
+  unsigned line_bytes = 128;   // mem.l2.line_bytes and mem.l1.sector_bytes: the geometry of
+  unsigned sector_bytes = 32;  // the record accesses (bounded: they go through the L2 slice)
 };
 
 struct DramParams {  // mem.dram.* (one channel per memory partition, shared by its L2 slices)
@@ -87,7 +89,7 @@ struct DramParams {  // mem.dram.* (one channel per memory partition, shared by 
 struct AddressMapParams {  // mem.partitions, mem.l2.slices_per_partition, mem.partition_interleave
   unsigned partitions = 6;
   unsigned slices_per_partition = 1;  // L2 slices sharing one channel
-  unsigned interleave = 256;  // bytes mapped to one partition before the next
+  unsigned interleave = 256;          // bytes mapped to one partition before the next
 };
 
 struct ClockParams {  // clock.*_mhz

@@ -36,7 +36,7 @@ TEST(ParserErrors, MessagesNamePositionAndText) {
       {"frob.u32 %r1, %r2;", "7:1: error: unknown opcode: `frob.u32`"},
       {"add.u33 %r1, %r2, %r3;", "7:1: error: unknown modifier .u33: `add.u33`"},
       {"  add.u32 %r1, %r9, %r3;", "7:16: error: undeclared register: `%r9`"},
-      {"mov.u32 %r1, %envreg3;", "7:14: error: undeclared register: `%envreg3`"},
+      {"mov.u32 %r1, %envreg3;", "7:14: error: grid-wide synchronization (cooperative launch"},
       {"@%q1 bra L;", "7:2: error: undeclared register: `%q1`"},
       {"bra $L__nowhere;", "7:5: error: undefined label: `$L__nowhere`"},
       {"L: L: ret;", "7:4: error: duplicate label: `L`"},
