@@ -339,8 +339,13 @@ void Runtime::launch(const void* host_fn, const LaunchConfig& c, void** args) {
     throw Failure{Err::kInvalidDeviceFunction,
                   fmt::format("kernel '{}' is not in {}", k.name, k.module->ptx_name)};
   const std::string shown = demangled(k.name);
-  if (c.grid.count() == 0 || c.block.count() == 0 || c.block.count() > 1024 || c.grid.y > 65535 ||
-      c.grid.z > 65535 || c.block.z > 64)
+  // CUDA's limits (cudaDeviceProp::maxGridSize, maxThreadsDim, maxThreadsPerBlock), checked
+  // before anything is estimated or built: grid.x = 2^31 is a bad configuration, not a lack of
+  // memory.
+  const std::uint64_t max_block = std::min(1024u, info_.max_threads_per_sm);
+  if (c.grid.count() == 0 || c.block.count() == 0 || c.block.count() > max_block ||
+      c.grid.x > 2147483647u || c.grid.y > 65535 || c.grid.z > 65535 || c.block.x > 1024 ||
+      c.block.y > 1024 || c.block.z > 64)
     throw Failure{
         Err::kInvalidConfiguration,
         fmt::format("{}: invalid launch configuration grid ({},{},{}) block ({},{},{})", shown,
@@ -350,10 +355,13 @@ void Runtime::launch(const void* host_fn, const LaunchConfig& c, void** args) {
     throw Failure{why->find(".maxntid") != std::string::npos ? Err::kLaunchOutOfResources
                                                              : Err::kInvalidValue,
                   fmt::format("{}: {}", shown, *why)};
-  if (c.shared > info_.shared_per_sm)
+  // Static (the kernel's .shared variables) and dynamic shared memory together; written so the
+  // sum cannot wrap.
+  if (c.shared > info_.shared_per_sm || df->static_shared > info_.shared_per_sm - c.shared)
     throw Failure{Err::kInvalidValue,
-                  fmt::format("{}: {} bytes of dynamic shared memory, the SM has {}", shown,
-                              c.shared, info_.shared_per_sm)};
+                  fmt::format("{}: {} bytes of static and {} bytes of dynamic shared memory, the "
+                              "SM has {}",
+                              shown, df->static_shared, c.shared, info_.shared_per_sm)};
   func::KernelArgs ka;
   for (std::size_t i = 0; i < df->param_sizes.size(); ++i) {
     if (!args || !args[i])
