@@ -175,6 +175,17 @@ def ddos_rate(policy, which):
     return Value(sum(vals) / len(vals))
 
 
+def ddos_paper_tsdr():
+    """Table I's default TSDR at seed 000's inputs: DDOS as BOWS over GTO (rotating) runs it in
+    bows_gtx480_paper (7 kernels) and bows_tsp_paper (TSP), each kernel weighted equally."""
+    vals = [float(r["ddos_tsdr"]) for path in ("bows_gtx480_paper/metrics.csv",
+                                               "bows_tsp_paper/metrics.csv")
+            for r in rows(path) if r["policy"] == "bows_gto_rot" and r["ddos_tsdr"] != ""]
+    if not vals:
+        raise Missing("bows_gtx480_paper: no DDOS rates")
+    return Value(sum(vals) / len(vals), note="%d kernels" % len(vals))
+
+
 FALSE = "bows_false_detection/metrics.csv"
 
 
@@ -315,16 +326,17 @@ def saws_gain(a, b, only=None):
 
 
 AWARE = "aware_mimd/results.csv"
+AWARE_SEED = "aware_mimd/seed_inputs/results.csv"
 
 
-def aware_geomean(variant, base, part="fig10"):
+def aware_geomean(variant, base, part="fig10", path=AWARE):
     """Geomean over the kernels where both finished (exit 0) of variant cycles / base cycles."""
     def f():
         vals = []
-        for k in dict.fromkeys(r["kernel"] for r in rows(AWARE) if r["part"] == part):
+        for k in dict.fromkeys(r["kernel"] for r in rows(path) if r["part"] == part):
             try:
-                v = pick(AWARE, part=part, kernel=k, variant=variant)
-                b = pick(AWARE, part=part, kernel=k, variant=base)
+                v = pick(path, part=part, kernel=k, variant=variant)
+                b = pick(path, part=part, kernel=k, variant=base)
             except Missing:
                 continue
             if v["exit_code"] == "0" and b["exit_code"] == "0":
@@ -333,15 +345,15 @@ def aware_geomean(variant, base, part="fig10"):
     return f
 
 
-def aware_virtual(which):
-    """Fig. 12 at 4 ST / 2 RT entries against 32/32: percent overhead, geomean (without TL-CG,
-    which does not finish with 32/32) or worst kernel."""
+def aware_virtual(which, path=AWARE):
+    """Fig. 12 at 4 ST / 2 RT entries against 32/32: percent overhead, geomean (without the
+    kernels that do not finish with 32/32) or worst kernel."""
     def f():
         vals = []
-        for k in dict.fromkeys(r["kernel"] for r in rows(AWARE) if r["part"] == "fig12"):
+        for k in dict.fromkeys(r["kernel"] for r in rows(path) if r["part"] == "fig12"):
             try:
-                v = pick(AWARE, part="fig12", kernel=k, variant="st4_rt2")
-                b = pick(AWARE, part="fig12", kernel=k, variant="st32_rt32")
+                v = pick(path, part="fig12", kernel=k, variant="st4_rt2")
+                b = pick(path, part="fig12", kernel=k, variant="st32_rt32")
             except Missing:
                 continue
             if v["exit_code"] == "0" and b["exit_code"] == "0":
@@ -387,6 +399,7 @@ IN_HTFULL = "HT default grid, not the seed's input [3]; gtx480"
 IN_FRAC1 = "HT quarter grid, not the seed's input [4]; gtx480"
 IN_BAWS = "default sizes, 7 of 13 kernels below Table 2's occupancy [5]; gtx480"
 IN_AWARE = "default size, not seed 003 Table I's inputs [6]; tesla_c2050"
+IN_AWARE_SEED = "seed 003 Table I's inputs for HT, ATM, BH, AM; default for CP-DS, TL [7]; tesla_c2050"
 NOTES = [
     "[1] bows_gtx480_paper and bows_tsp_paper run seed 000 sec. V's inputs where it states "
     "them: HT 3.2 M insertions by 40,192 threads into 1024 buckets, ATM 122,880 transfers by "
@@ -410,6 +423,11 @@ NOTES = [
     "with 4 insertions per thread), not seed 003 Table I's (ATM: 1M accounts, 24K threads; "
     "HT: 80K entries, 40K threads); the seed's Fig. 8 overheads are measured on a GPU, ours "
     "simulated.",
+    "[7] aware_mimd/seed_inputs: seed 003 Table I's inputs where it states them: HT 80,384 "
+    "insertions by 157x256 threads, ATM 122,880 transfers by 96x256 threads on 1M accounts, "
+    "the four BarnesHut kernels at 30,000 bodies, AM at 133K entries; CP-DS and TL (no input "
+    "stated) at the default size. Kernels that do not finish within 50M cycles are left out "
+    "of a geomean (the note says how many kernels it holds).",
 ]
 
 P480 = ("bows_gtx480_paper/README.md", "Ours beside the seed")
@@ -468,6 +486,8 @@ ROWS = [
     ("000", "Table I", "DDOS FSDR, MODULO m = k = 8", 0.104, "rate", "Table I",
      lambda: ddos_rate("mod8", "fsdr"), IN_DEFAULT_SYNC + "; 20 kernels",
      ("ddos_sensitivity/README.md", None)),
+    ("000", "Table I", "DDOS TSDR, default, at the seed's inputs (BOWS over GTO rotating)", 1.0,
+     "rate", "Table I", ddos_paper_tsdr, IN_PAPER + "; TSP from bows_tsp_paper", P480),
     ("000", "Table I", "DDOS TSDR, history length l = 4", 0.625, "rate", "Table I",
      lambda: ddos_rate("l4", "tsdr"), IN_DEFAULT_SYNC, ("ddos_sensitivity/README.md", None)),
     ("000", "Table I", "DDOS TSDR, time sharing (m = k = 8)", 0.642, "rate", "Table I",
@@ -599,6 +619,16 @@ ROWS = [
     ("003", "Fig. 12", "AWARE with 4 ST / 2 RT entries: time overhead, worst kernel", 16, "%",
      "sec. V-B2", aware_virtual("worst"), IN_AWARE,
      ("aware_mimd/README.md", "Fig. 12: virtualized tables (time / 32 ST and 32 RT entries), default size")),
+    ("003", "Fig. 8", "SSDE (M2S) time overhead over the hand-restructured version", 8.2, "%",
+     "sec. V-B1", aware_geomean("mimd_ssde", "simt_stack", path=AWARE_SEED), IN_AWARE_SEED,
+     ("aware_mimd/seed_inputs/README.md", "Seed 003 Table I's inputs")),
+    ("003", "Fig. 10a", "AWARE (M2D) time over SSDE (M2S)", 0.0, "%",
+     "sec. V-B2 (read as 0%)", aware_geomean("mimd_aware", "mimd_ssde", path=AWARE_SEED),
+     IN_AWARE_SEED, ("aware_mimd/seed_inputs/README.md", "Seed 003 Table I's inputs")),
+    ("003", "Fig. 12", "AWARE with 4 ST / 2 RT entries: time overhead, average", 5, "%",
+     "sec. V-B2", aware_virtual("mean", path=AWARE_SEED), IN_AWARE_SEED, ("aware_mimd/seed_inputs/README.md", "Seed 003 Table I's inputs")),
+    ("003", "Fig. 12", "AWARE with 4 ST / 2 RT entries: time overhead, worst kernel", 16, "%",
+     "sec. V-B2", aware_virtual("worst", path=AWARE_SEED), IN_AWARE_SEED, ("aware_mimd/seed_inputs/README.md", "Seed 003 Table I's inputs")),
     # ---- seed 004: lock instructions and lock queuing (MASc 2011)
     ("004", "Table 7.1", "queue storage, BarnesHut 50K bodies", 0.34, "MB", "Table 7.1",
      queue_mb(50000), "thesis's input (50,000 bodies); fx5800 (Table 6.1)",

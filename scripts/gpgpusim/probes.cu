@@ -26,6 +26,10 @@
 // Nothing: launch, CTA start and the first instruction fetches.
 __global__ void empty_kernel() {}
 
+// One store of a kernel parameter: the empty kernel plus a parameter read (constant bank) and a
+// store.
+__global__ void param_store(unsigned* out, unsigned v) { out[threadIdx.x] = v; }
+
 // One warp, a chain of dependent integer adds (16 per loop trip): ALU latency.
 __global__ void alu_chain(unsigned n, unsigned* out) {
   unsigned x = threadIdx.x;
@@ -146,6 +150,8 @@ int main(int argc, char** argv) {
   unsigned units = n;  // what one step is: printed so the script divides by it
   if (!std::strcmp(p, "empty")) {
     empty_kernel<<<1, 1>>>();
+  } else if (!std::strcmp(p, "param")) {
+    param_store<<<1, 1>>>(out, n);
   } else if (!std::strcmp(p, "alu")) {
     alu_chain<<<1, 32>>>(n, out);
     units = 16 * n;
@@ -166,6 +172,9 @@ int main(int argc, char** argv) {
     else
       return 2;
     units = 8 * n;
+  } else if (!std::strcmp(p, "dram_seq")) {  // n distinct lines 128 B apart (DRAM row hits)
+    unsigned* r = ring_buffer(n + 1, 32, &words);
+    chase<true><<<1, 1>>>(r, 0, n, out);
   } else if (!std::strcmp(p, "shared")) {
     shared_chase<<<1, 1>>>(n, out);
   } else if (!std::strcmp(p, "issue")) {  // 8 warps per CTA, one CTA per SM (up to 80 SMs)

@@ -27,12 +27,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # (probe, N, what one step is)
 PROBES = [
     ("empty", 1, "nothing (fixed cost only)"),
+    ("param", 1, "one parameter stored (fixed cost only: the empty kernel + ld.param + st.global)"),
     ("alu", 64, "one dependent add.u32 (one warp)"),
     ("straight", 32, "one independent add.u32 in straight-line code, 16 per cold 128-byte I-cache line (one thread)"),
     ("shared", 64, "one dependent ld.shared (one thread)"),
     ("l1", 64, "one dependent ld.global, L1 hit (one thread)"),
     ("l2", 64, "one dependent ld.global.cg, L2 hit (one thread)"),
     ("dram", 64, "one dependent ld.global.cg to a new line 4,224 B on (one thread)"),
+    ("dram_seq", 64, "one dependent ld.global.cg to the next line, 128 B on: DRAM row hits (one thread)"),
     ("issue", 64, "one add per warp, 8 warps on every SM (cycles per warp instruction per warp)"),
     ("barrier", 32, "one bar.sync of 32 warps (one CTA of 1024 threads)"),
     ("atomic_chain", 16, "one dependent atom.global.add (one thread)"),
@@ -88,7 +90,7 @@ def main():
     jobs = []
     for config in a.configs.split(","):
         for probe, n, _ in PROBES:
-            for k in ((1,) if probe == "empty" else (1, 2)):
+            for k in ((1,) if probe in ("empty", "param") else (1, 2)):
                 jobs.append((config, probe, n * k))
 
     def one(job):
@@ -113,7 +115,7 @@ def main():
             g1, s1 = results[(config, probe, n)]
             row = {"config": config, "probe": probe, "step": what, "n": n,
                    "gpgpusim_cycles_n": g1, "simtsync_cycles_n": s1}
-            if probe != "empty":
+            if probe not in ("empty", "param"):
                 g2, s2 = results[(config, probe, 2 * n)]
                 units = {"alu": 16, "issue": 8, "straight": 8}.get(probe, 1)
                 for name, c1, c2 in (("gpgpusim", g1, g2), ("simtsync", s1, s2)):
