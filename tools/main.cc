@@ -341,7 +341,7 @@ int real_main(int argc, char** argv) {
     }
     return 0;
   }
-  try {
+  return run_guarded([&] {
     int rc = 0;
     if (*list) rc = cmd_list(list_name);
     if (*run) {
@@ -355,18 +355,13 @@ int real_main(int argc, char** argv) {
     if (*transform) rc = cmd_transform(to);
     flush_stdout();  // a report lost on a full disk or closed pipe is an error too
     return rc;
-  } catch (const Error& e) {
-    fmt::print(stderr, "simtsync: error: {}\n", shorten_long_values(e.what()));
-    return static_cast<int>(e.code());
-  } catch (const std::system_error& e) {  // fmt::print to a failing stdout
-    fmt::print(stderr, "simtsync: error: cannot write standard output: {}\n", e.what());
-    return static_cast<int>(ExitCode::kUsage);
-  }
+  });
 }
 
 }  // namespace
 }  // namespace simtsync::tools
 
 int main(int argc, char** argv) {
-  return simtsync::tools::real_main(argc, argv);
+  // std::bad_alloc (or an error) while the command line is parsed, too: a message and exit 2.
+  return simtsync::tools::run_guarded([&] { return simtsync::tools::real_main(argc, argv); });
 }

@@ -8,8 +8,11 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <new>
+#include <system_error>
 
 #include "common/error.h"
+#include "common/host_memory.h"
 
 namespace simtsync::tools {
 namespace {
@@ -74,6 +77,21 @@ std::string shorten_long_values(const std::string& message) {
     i = stop + 1;
   }
   return out;
+}
+
+int run_guarded(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const Error& e) {
+    fmt::print(stderr, "simtsync: error: {}\n", shorten_long_values(e.what()));
+    return static_cast<int>(e.code());
+  } catch (const std::system_error& e) {  // fmt::print to a failing stdout
+    fmt::print(stderr, "simtsync: error: cannot write standard output: {}\n", e.what());
+    return static_cast<int>(ExitCode::kUsage);
+  } catch (const std::bad_alloc& e) {
+    fmt::print(stderr, "simtsync: error: {}\n", shorten_long_values(out_of_host_memory(e)));
+    return static_cast<int>(ExitCode::kUsage);
+  }
 }
 
 }  // namespace simtsync::tools

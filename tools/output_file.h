@@ -3,6 +3,7 @@
 // unwritable path is exit 2 with the path instead of a silently missing or truncated file.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace simtsync::tools {
@@ -22,5 +23,11 @@ void flush_stdout();
 // quote (a 10 MB --set value, echoed by the error that names it) cut to its first 80 characters
 // and "...(N more characters)".
 std::string shorten_long_values(const std::string& message);
+
+// Runs one subcommand (or the whole command line) and returns its exit code, turning what it
+// throws into a message on standard error and the documented exit code: an Error its own code; a
+// failed write to standard output 2; std::bad_alloc (a config, launch or workload estimated
+// over sim.host_memory_budget_mb, or out of host memory) 2 with what ran out.
+int run_guarded(const std::function<int()>& body);
 
 }  // namespace simtsync::tools
