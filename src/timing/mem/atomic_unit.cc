@@ -9,7 +9,9 @@ AtomicUnit::AtomicUnit(const AtomicParams& p, IAtomicLanes& lanes, const LockQue
     : p_(p),
       lanes_(lanes),
       queue_(std::max(1u, p.queue)),
-      out_(std::max(1u, p.queue)),
+      // The L2 access latency is a pipeline: room for what it holds at full rate, so it delays
+      // replies without capping the unit's throughput (queue / latency) below the old one.
+      out_(std::max(1u, p.queue) + p.l2_access * std::max(1u, p.ops_per_cycle)),
       lq_(lq),
       locks_(lq),
       backoff_(std::max(1u, p.queue) * 64) {
