@@ -18,7 +18,7 @@ import argparse
 import csv
 import os
 
-from simtsync_runs import run_point, run_points
+from simtsync_runs import OLD_MODEL, run_point, run_points
 
 CONFIGS = ["fx5800", "gtx480"]
 # (label, atomic workload, lock-instruction workload, extra --set, nested locks)
@@ -43,10 +43,7 @@ def run(simtsync, workload, config, size, sets):
     # These pins reproduce the recording (made before the L2 set index fix, the L2 kept across
     # launches, atomics' L2 access latency, and gtx480's front end and arithmetic latencies; fx5800
     # has those values already).
-    j, rc, out = run_point(simtsync, workload, config, size,
-                           sets + ["mem.l2.set_index=global", "mem.l2.keep_across_launches=false",
-                                   "mem.atomic.l2_access=false", "sm.fetch_decode=1",
-                                   "sm.latency.int=4", "sm.latency.fp=4", "sm.latency.imul=5"])
+    j, rc, out = run_point(simtsync, workload, config, size, sets + OLD_MODEL)
     fs = j["stats"].get("func", {})
     lq = j["stats"].get("gpu", {}).get("memory", {}).get("lock_queue", {})
     row = {"cycles": j.get("cycles", 0), "exit_code": j.get("exit_code", rc),

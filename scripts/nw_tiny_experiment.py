@@ -19,6 +19,8 @@ import sys
 import tempfile
 import time
 
+from simtsync_runs import OLD_MODEL  # reproduces the recording
+
 SEED_US = {  # seed 001 Table 3 (GTX 570): atomic-lock, data-parallel, tiny-lock
     1: (175, 57, 49), 2: (466, 58, 49), 4: (1050, 58, 50), 8: (2285, 59, 51),
     16: (5052, 72, 79), 32: (14757, 79, 109), 64: (48808, 80, 165)}
@@ -31,12 +33,7 @@ def run(simtsync, w, tiles, budget):
         js = os.path.join(d, "s.json")
         cmd = [simtsync, "run", w, "--size", "test", "--config", "gtx480", "--set",
                f"workload.tiles={tiles}", "--set", "compile.registers_per_thread=14",
-               # reproduces the recording (made before the L2 set index fix, the L2 kept across
-               # launches, atomics' L2 access latency and gtx480's front end and latencies)
-               "--set", "mem.l2.set_index=global", "--set", "mem.l2.keep_across_launches=false",
-               "--set", "mem.atomic.l2_access=false", "--set", "sm.fetch_decode=1",
-               "--set", "sm.latency.int=4", "--set", "sm.latency.fp=4",
-               "--set", "sm.latency.imul=5", "--json", js]
+               *[x for kv in OLD_MODEL for x in ("--set", kv)], "--json", js]
         t0 = time.time()
         try:
             out = subprocess.run(cmd, capture_output=True, text=True, timeout=budget, check=False)

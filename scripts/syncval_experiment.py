@@ -17,6 +17,8 @@ import re
 import subprocess
 import sys
 
+from simtsync_runs import OLD_MODEL  # reproduces the recording
+
 SCHEMES = ["atom_lock", "warp_barr", "shrd_lock", "tiny_lock", "warp_vote"]
 SEED_SPEEDUP = {"atom_lock": 1.0, "warp_barr": 2.6, "shrd_lock": 0.8, "tiny_lock": 4.0,
                 "warp_vote": 2.0}  # seed 001 Table 2, "Performance"
@@ -30,9 +32,7 @@ def run(simtsync, scheme, sets):
     # These pins reproduce the recording (made before the L2 set index fix, the L2 kept across
     # launches, atomics' L2 access latency and gtx480's front end and arithmetic latencies).
     cmd = [simtsync, "run", f"syncval_{scheme}", "--size", "paper", "--config", "gtx480",
-           "--set", "mem.l2.set_index=global", "--set", "mem.l2.keep_across_launches=false",
-           "--set", "mem.atomic.l2_access=false", "--set", "sm.fetch_decode=1",
-           "--set", "sm.latency.int=4", "--set", "sm.latency.fp=4", "--set", "sm.latency.imul=5"]
+           *[x for kv in OLD_MODEL for x in ("--set", kv)]]
     for s in sets:
         cmd += ["--set", s]
     out = subprocess.run(cmd, capture_output=True, text=True, check=False)
