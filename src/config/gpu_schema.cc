@@ -28,7 +28,8 @@ void add_sm_limits(Schema& s) {
             kSeedGtx480)
       .add_int("sm.max_warps", 48, 1, 2048, "Resident warps per SM (occupancy limit)",
                "seed 002 Table 1")
-      .add_int("sm.max_ctas", 8, 1, 1024, "Resident CTAs (thread blocks) per SM", "seed 002 Table 1")
+      .add_int("sm.max_ctas", 8, 1, 1024, "Resident CTAs (thread blocks) per SM",
+               "seed 002 Table 1")
       .add_int("sm.registers", 32768, 1, 1 << 24, "32-bit registers per SM", kSeedGtx480)
       .add_int("sm.register_granularity", 4, 1, 256,
                "Registers per thread are rounded up to a multiple of this for occupancy",
@@ -125,10 +126,10 @@ void add_latencies(Schema& s) {
   }
   for (const Row& r : rows) {
     bool sfu = std::string(r.cls) == "sfu";
-    s.add_int(std::string("sm.ii.") + r.cls, r.ii, 1, 100000,
-              std::string("Initiation interval in cycles: ") + r.what,
-              sfu ? "Fermi whitepaper: 4 SFUs/SM, 8 shader clocks = 4 core cycles per warp"
-                  : kFermiIi);
+    s.add_int(
+        std::string("sm.ii.") + r.cls, r.ii, 1, 100000,
+        std::string("Initiation interval in cycles: ") + r.what,
+        sfu ? "Fermi whitepaper: 4 SFUs/SM, 8 shader clocks = 4 core cycles per warp" : kFermiIi);
   }
   s.add_int("sm.latency.ctrl", 4, 1, 100000,
             "Cycles until a branch resolves and fetch may continue past it",
@@ -362,6 +363,12 @@ void add_misc(Schema& s) {
             "shared memory, are estimated to need more is refused (exit 2 naming the figure; "
             "cudaErrorMemoryAllocation from the CUDA runtime) instead of failing mid-run",
             "simtsync design choice (issue 45)");
+  s.add_int("sim.functional_resident_warps", 16384, 0, kNoLimit,
+            "Functional mode: warps resident at once, in whole CTAs (at least one); a completed "
+            "CTA's room goes to the next in launch order, so resident CTAs, not the grid, set "
+            "the memory. The default is more than any GPU holds (H100: 132 SMs x 64 warps = "
+            "8,448), so CTAs that wait on each other behave as on hardware; 0: the whole grid",
+            "simtsync design choice (issue 45); NVIDIA H100 whitepaper (64 warps per SM)");
   s.add_bool("stats.sync_status", false,
              "Count lock acquire attempts (success, intra-warp and inter-warp failure) and "
              "wait-exit attempts (success, failure) of the marked busy-wait loops; costs an event "

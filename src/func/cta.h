@@ -5,23 +5,24 @@
 #include <vector>
 
 #include "common/types.h"
+#include "func/launch_table.h"
 
 namespace simtsync::func {
 
 // A named barrier, counted per warp as hardware does: a warp arriving counts for all of its
 // threads, so the expected count is the thread count rounded up to whole warps.
 struct NamedBarrier {
-  int arrived = 0;              // warps arrived in the current phase
-  int expected = 0;             // warps needed to release (0: not in use)
-  std::vector<int> waiting;     // warps (global ids) blocked in bar.sync
-  std::uint32_t popc = 0;       // bar.red accumulators
+  int arrived = 0;           // warps arrived in the current phase
+  int expected = 0;          // warps needed to release (0: not in use)
+  std::vector<int> waiting;  // warps (global ids) blocked in bar.sync
+  std::uint32_t popc = 0;    // bar.red accumulators
   bool all = true;
   bool any = false;
   std::vector<std::pair<int, std::uint32_t>> red_dst;  // (warp, dst slot) awaiting the result
 };
 
 struct Cta {
-  int index = 0;          // linear index in the grid
+  int index = 0;  // linear index in the grid
   Dim3 ctaid;
   std::vector<std::uint8_t> shared;
   std::vector<int> warps;  // global warp ids
@@ -35,6 +36,9 @@ struct Cta {
   unsigned lock_count = 0;
   std::uint64_t lock_word_base = 0;
   std::vector<std::uint8_t> own_lock_bits;
+  int sm = -1;  // timing model: the SM running it
 };
+
+using CtaTable = LaunchTable<Cta>;
 
 }  // namespace simtsync::func

@@ -31,16 +31,16 @@ void Device::free(Addr a) {
 void Device::copy_to_device(Addr dst, const void* src, std::uint64_t n) {
   if (native_) return native_->copy_to_device(dst, src, n);
   if (n && !mem_.valid(dst, n))
-    throw usage_error(fmt::format("copy to device: [{:#x}, +{}) is not inside one allocation",
-                                  dst, n));
+    throw usage_error(
+        fmt::format("copy to device: [{:#x}, +{}) is not inside one allocation", dst, n));
   mem_.write(dst, src, n);
 }
 
 void Device::copy_to_host(void* dst, Addr src, std::uint64_t n) {
   if (native_) return native_->copy_to_host(dst, src, n);
   if (n && !mem_.valid(src, n))
-    throw usage_error(fmt::format("copy to host: [{:#x}, +{}) is not inside one allocation",
-                                  src, n));
+    throw usage_error(
+        fmt::format("copy to host: [{:#x}, +{}) is not inside one allocation", src, n));
   mem_.read(src, dst, n);
 }
 
@@ -51,25 +51,32 @@ void Device::memset(Addr dst, std::uint8_t value, std::uint64_t n) {
   mem_.fill(dst, value, n);  // no host buffer of n bytes; zeros on fresh pages cost nothing
 }
 
-void Device::check_host_memory(const Program& prog, const DecodedFunction& k, Dim3 grid,
-                               Dim3 block, std::uint32_t dynamic_shared) const {
-  // Every CTA's and warp's bookkeeping exists for the whole launch; the functional mode also
-  // gives every warp its registers and every CTA its shared memory up front (all CTAs are
-  // resident), the timing mode only the CTAs resident on an SM.
-  const long double ctas = static_cast<long double>(grid.count());
-  const long double warps =
-      ctas * static_cast<long double>((block.count() + opts_.warp_size - 1) / opts_.warp_size);
-  long double bytes = warps * (sizeof(Warp) + 64) + ctas * (sizeof(Cta) + 64);
-  if (!backend_)
-    bytes += warps * prog.total_regs() * opts_.warp_size * 8.0L +
-             ctas * (static_cast<long double>(k.static_shared) + dynamic_shared);
+void Device::check_host_memory(const Program& prog, const DecodedFunction& k, Dim3 grid, Dim3 block,
+                               std::uint32_t dynamic_shared) const {
+  // CTAs and warps exist only while resident (launch_table.h), but the watchdog keeps a few
+  // words per warp of the whole grid. The functional mode's resident CTAs hold their warps,
+  // registers and shared memory; the timing mode's are bounded by the GPU's occupancy.
+  const unsigned wpc =
+      static_cast<unsigned>((block.count() + opts_.warp_size - 1) / opts_.warp_size);
+  const long double warps = static_cast<long double>(grid.count()) * wpc;
+  long double bytes = warps * 48;
+  const long double resident =
+      backend_ ? 0.0L
+               : static_cast<long double>(resident_ctas(
+                     opts_.resident_warps,
+                     LaunchInfo{&k, grid, block, opts_.warp_size, dynamic_shared, wpc}));
+  bytes += resident * (wpc * (sizeof(Warp) + 64 + prog.total_regs() * opts_.warp_size * 8.0L) +
+                       sizeof(Cta) + 64 + k.static_shared + dynamic_shared);
   if (bytes <= static_cast<long double>(opts_.host_memory_budget)) return;
   throw HostMemoryError(fmt::format(
       "launch of kernel '{}' with grid ({},{},{}) block ({},{},{}) needs about {} MiB of host "
       "memory ({} warps{}), more than sim.host_memory_budget_mb = {} MiB",
       k.name, grid.x, grid.y, grid.z, block.x, block.y, block.z,
       static_cast<std::uint64_t>(bytes / (1 << 20)), static_cast<std::uint64_t>(warps),
-      backend_ ? "" : " with their registers, and every CTA's shared memory",
+      backend_ ? ""
+               : fmt::format("; {} CTAs resident at once with their registers and shared memory "
+                             "(sim.functional_resident_warps = {})",
+                             static_cast<std::uint64_t>(resident), opts_.resident_warps),
       opts_.host_memory_budget >> 20));
 }
 

@@ -42,18 +42,21 @@ class KernelArgs {
 struct DeviceOptions {
   unsigned warp_size = 32;
   WatchdogOptions watchdog;
-  bool trace = false;  // print every executed warp instruction to stderr
-  unsigned lock_bits = 1024;  // shared-memory lock bits per CTA (sm.shared.lock_bits)
+  bool trace = false;              // print every executed warp instruction to stderr
+  unsigned lock_bits = 1024;       // shared-memory lock bits per CTA (sm.shared.lock_bits)
   simt::UnitChoice reconvergence;  // sm.reconvergence.impl (make == nullptr: the IPDOM stack)
   // sim.host_memory_budget_mb in bytes: a launch estimated to need more host memory (warp
   // objects, and in the functional mode every CTA's registers and shared memory) throws
   // HostMemoryError (common/host_memory.h) before allocating.
   std::uint64_t host_memory_budget = ~std::uint64_t{0};
+  // sim.functional_resident_warps: the functional mode keeps at most this many warps' CTAs
+  // resident (0: the whole grid; the schema's default).
+  std::uint64_t resident_warps = 16384;
 };
 
 // How a launch ended. A fault throws simtsync::Error(kKernelFault) instead.
 struct LaunchResult {
-  bool completed = false;       // false: the watchdog stopped it (deadlock/livelock)
+  bool completed = false;  // false: the watchdog stopped it (deadlock/livelock)
   std::string watchdog_reason;
   std::string watchdog_report;
   ExecStats stats;
@@ -110,8 +113,8 @@ class Device {
   int load_module(ptx::Module module);
   const Program& program(int module) const { return *programs_[static_cast<size_t>(module)]; }
 
-  // Runs a kernel to completion in the functional mode (all CTAs resident, warps stepped
-  // round-robin one instruction at a time).
+  // Runs a kernel to completion in the functional mode (CTAs resident up to
+  // sim.functional_resident_warps, warps stepped round-robin one instruction at a time).
   LaunchResult launch(int module, const std::string& kernel, Dim3 grid, Dim3 block,
                       const KernelArgs& args, std::uint32_t dynamic_shared = 0);
 

@@ -11,7 +11,7 @@ namespace simtsync::func {
 using ptx::Opcode;
 
 Executor::Executor(const Program& prog, GlobalMemory& mem, const LaunchInfo& launch,
-                   std::vector<Warp>& warps, std::vector<Cta>& ctas, ExecShared* shared)
+                   WarpTable& warps, CtaTable& ctas, ExecShared* shared)
     : prog_(prog),
       mem_(mem),
       rd_(mem),
@@ -37,42 +37,69 @@ std::uint64_t Executor::special(const Warp& w, const Src& s, unsigned lane) cons
     return s.component == 1 ? d.y : s.component == 2 ? d.z : d.x;
   };
   switch (s.sreg) {
-    case ptx::SpecialReg::kTid: return w.tid[s.component < 0 ? 0 : s.component][lane];
-    case ptx::SpecialReg::kNtid: return comp(launch_.block);
-    case ptx::SpecialReg::kCtaid: return comp(c.ctaid);
-    case ptx::SpecialReg::kNctaid: return comp(launch_.grid);
-    case ptx::SpecialReg::kLaneid: return lane;
-    case ptx::SpecialReg::kWarpid: return static_cast<std::uint64_t>(w.warp_in_cta);
-    case ptx::SpecialReg::kNwarpid: return launch_.warps_per_cta;
-    case ptx::SpecialReg::kSmid: return 0;
-    case ptx::SpecialReg::kNsmid: return 1;
-    case ptx::SpecialReg::kGridid: return 0;
-    case ptx::SpecialReg::kLanemaskEq: return std::uint64_t{1} << lane;
-    case ptx::SpecialReg::kLanemaskLe: return (std::uint64_t{2} << lane) - 1;
-    case ptx::SpecialReg::kLanemaskLt: return (std::uint64_t{1} << lane) - 1;
-    case ptx::SpecialReg::kLanemaskGe: return ~((std::uint64_t{1} << lane) - 1) & 0xffffffffu;
-    case ptx::SpecialReg::kLanemaskGt: return ~((std::uint64_t{2} << lane) - 1) & 0xffffffffu;
-    case ptx::SpecialReg::kClock: return clock() & 0xffffffffu;
-    case ptx::SpecialReg::kClockHi: return clock() >> 32;
+    case ptx::SpecialReg::kTid:
+      return w.tid[s.component < 0 ? 0 : s.component][lane];
+    case ptx::SpecialReg::kNtid:
+      return comp(launch_.block);
+    case ptx::SpecialReg::kCtaid:
+      return comp(c.ctaid);
+    case ptx::SpecialReg::kNctaid:
+      return comp(launch_.grid);
+    case ptx::SpecialReg::kLaneid:
+      return lane;
+    case ptx::SpecialReg::kWarpid:
+      return static_cast<std::uint64_t>(w.warp_in_cta);
+    case ptx::SpecialReg::kNwarpid:
+      return launch_.warps_per_cta;
+    case ptx::SpecialReg::kSmid:
+      return 0;
+    case ptx::SpecialReg::kNsmid:
+      return 1;
+    case ptx::SpecialReg::kGridid:
+      return 0;
+    case ptx::SpecialReg::kLanemaskEq:
+      return std::uint64_t{1} << lane;
+    case ptx::SpecialReg::kLanemaskLe:
+      return (std::uint64_t{2} << lane) - 1;
+    case ptx::SpecialReg::kLanemaskLt:
+      return (std::uint64_t{1} << lane) - 1;
+    case ptx::SpecialReg::kLanemaskGe:
+      return ~((std::uint64_t{1} << lane) - 1) & 0xffffffffu;
+    case ptx::SpecialReg::kLanemaskGt:
+      return ~((std::uint64_t{2} << lane) - 1) & 0xffffffffu;
+    case ptx::SpecialReg::kClock:
+      return clock() & 0xffffffffu;
+    case ptx::SpecialReg::kClockHi:
+      return clock() >> 32;
     case ptx::SpecialReg::kClock64:
-    case ptx::SpecialReg::kGlobaltimer: return clock();
-    case ptx::SpecialReg::kGlobaltimerLo: return clock() & 0xffffffffu;
+    case ptx::SpecialReg::kGlobaltimer:
+      return clock();
+    case ptx::SpecialReg::kGlobaltimerLo:
+      return clock() & 0xffffffffu;
     case ptx::SpecialReg::kGlobaltimerHi:
       return clock() >> 32;
-    case ptx::SpecialReg::kDynamicSmemSize: return launch_.dynamic_shared;
-    case ptx::SpecialReg::kTotalSmemSize: return c.shared.size();
-    case ptx::SpecialReg::kWarpsz: return launch_.warp_size;
+    case ptx::SpecialReg::kDynamicSmemSize:
+      return launch_.dynamic_shared;
+    case ptx::SpecialReg::kTotalSmemSize:
+      return c.shared.size();
+    case ptx::SpecialReg::kWarpsz:
+      return launch_.warp_size;
   }
   return 0;
 }
 
 std::uint64_t Executor::value_slow(const Warp& w, const Src& s, unsigned lane) const {
   switch (s.kind) {
-    case Src::Kind::kReg: return w.reg(s.reg)[lane] ^ (s.negate ? 1 : 0);
-    case Src::Kind::kImm: return s.imm;
-    case Src::Kind::kSpecial: return special(w, s, lane);
-    case Src::Kind::kFrameAddr: return w.frame_base + s.imm;
-    case Src::Kind::kNone: return 0;
+    case Src::Kind::kReg:
+      return w.reg(s.reg)[lane] ^ (s.negate ? 1 : 0);
+    case Src::Kind::kImm:
+      return s.imm;
+    case Src::Kind::kSpecial:
+      return special(w, s, lane);
+    case Src::Kind::kFrameAddr:
+      return w.frame_base + s.imm;
+    case Src::Kind::kNone:
+      return 0;
   }
   return 0;
 }
@@ -90,13 +117,13 @@ void Executor::fault(const Warp& w, unsigned lane, const ExecInst& in,
                      const std::string& what) const {
   const Cta& c = ctas_[static_cast<size_t>(w.cta)];
   const DecodedFunction& fn = prog_.function_at(in.pc);
-  throw Error(ExitCode::kKernelFault,
-              fmt::format("kernel fault in '{}': {}\n  CTA ({},{},{}) thread ({},{},{}) warp {} "
-                          "lane {}\n  at PC {:#x} ({}+{:#x}) `{}` ({})",
-                          launch_.kernel->name, what, c.ctaid.x, c.ctaid.y, c.ctaid.z,
-                          w.tid[0][lane], w.tid[1][lane], w.tid[2][lane], w.warp_in_cta, lane,
-                          in.pc, fn.name, in.pc - fn.base_pc,
-                          in.ir ? ptx::opcode_name(in.op) : "?", prog_.source_of(in)));
+  throw Error(
+      ExitCode::kKernelFault,
+      fmt::format("kernel fault in '{}': {}\n  CTA ({},{},{}) thread ({},{},{}) warp {} "
+                  "lane {}\n  at PC {:#x} ({}+{:#x}) `{}` ({})",
+                  launch_.kernel->name, what, c.ctaid.x, c.ctaid.y, c.ctaid.z, w.tid[0][lane],
+                  w.tid[1][lane], w.tid[2][lane], w.warp_in_cta, lane, in.pc, fn.name,
+                  in.pc - fn.base_pc, in.ir ? ptx::opcode_name(in.op) : "?", prog_.source_of(in)));
 }
 
 void Executor::finish_lanes(Warp& w, LaneMask m) {
@@ -253,7 +280,8 @@ StepResult Executor::execute(Warp& w, MemAccess* defer, StepInfo* info) {
     case ptx::UnitClass::kMisc:
       w.simt->advance(next);
       return StepResult::kExecuted;
-    case ptx::UnitClass::kCtrl: break;
+    case ptx::UnitClass::kCtrl:
+      break;
   }
 
   switch (in.op) {
@@ -295,8 +323,8 @@ StepResult Executor::execute(Warp& w, MemAccess* defer, StepInfo* info) {
       w.simt->advance(next);
       return StepResult::kExecuted;
     default:
-      fault(w, first_lane(active), in, fmt::format("opcode '{}' is not executable",
-                                                   ptx::opcode_name(in.op)));
+      fault(w, first_lane(active), in,
+            fmt::format("opcode '{}' is not executable", ptx::opcode_name(in.op)));
   }
 }
 

@@ -44,10 +44,10 @@ struct LaunchInfo {
 struct MemAccess {
   const ExecInst* inst = nullptr;
   LaneMask mask = 0;
-  unsigned bytes = 0;     // bytes per element
+  unsigned bytes = 0;  // bytes per element
   unsigned vec = 1;
-  Addr addr[64];          // resolved per lane: global address, shared or local offset
-  std::uint8_t space[64]; // ptx::Space per lane (generic resolved to its window)
+  Addr addr[64];              // resolved per lane: global address, shared or local offset
+  std::uint8_t space[64];     // ptx::Space per lane (generic resolved to its window)
   std::uint64_t data[64][4];  // store data / atomic operands (b, c)
   Addr frame = 0;  // lock-bit intrinsics: the caller's frame holding their .param arguments
   // Per-lane outcome, filled as the memory side performs lanes (possibly in several parts):
@@ -126,8 +126,8 @@ class Executor {
  public:
   // `shared` (may be null: the executor keeps its own) holds the launch's totals when several
   // executors run one launch.
-  Executor(const Program& prog, GlobalMemory& mem, const LaunchInfo& launch,
-           std::vector<Warp>& warps, std::vector<Cta>& ctas, ExecShared* shared = nullptr);
+  Executor(const Program& prog, GlobalMemory& mem, const LaunchInfo& launch, WarpTable& warps,
+           CtaTable& ctas, ExecShared* shared = nullptr);
 
   // Executes the instruction at the warp's PC for its active threads. With `defer` set, a
   // memory instruction only generates its access into *defer (StepResult::kMemory) and the
@@ -240,8 +240,8 @@ class Executor {
   // parallel SM phase for kernel-parameter loads); writes, always serial, through mem_.
   GlobalMemory::Reader rd_;
   LaunchInfo launch_;
-  std::vector<Warp>& warps_;
-  std::vector<Cta>& ctas_;
+  WarpTable& warps_;
+  CtaTable& ctas_;
   ExecStats stats_;
   std::vector<PrintfRecord> printf_;
   ExecShared own_shared_;
@@ -250,7 +250,7 @@ class Executor {
   std::uint64_t progress_ = 0;  // since the last fold
   LockBitLedger locks_;
   IExecListener* listener_ = nullptr;
-  bool count_ = true;          // perform(): count the instruction in stats_
+  bool count_ = true;  // perform(): count the instruction in stats_
   const Cycle* clock_ = nullptr;
   MemAccess scratch_;
 };

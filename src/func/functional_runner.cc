@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "func/launch_setup.h"
@@ -29,7 +30,7 @@ class NoCompletionWindow {
 
   // Returns the reason to stop, or "".
   std::string sample(std::uint64_t now, const Executor& ex, const GlobalMemory& mem,
-                     const std::vector<Cta>& ctas, std::size_t finished) {
+                     const CtaTable& ctas, std::size_t finished) {
     next_ = now + kSample;
     if (finished != finished_) {
       finished_ = finished;
@@ -62,7 +63,7 @@ class NoCompletionWindow {
   }
 
  private:
-  static std::uint64_t memory_hash(const GlobalMemory& mem, const std::vector<Cta>& ctas) {
+  static std::uint64_t memory_hash(const GlobalMemory& mem, const CtaTable& ctas) {
     std::uint64_t h = mem.content_hash();
     for (const auto& c : ctas) {
       h = hash_mix(h, static_cast<std::uint64_t>(c.index));
@@ -82,28 +83,63 @@ class NoCompletionWindow {
 
 }  // namespace
 
+std::size_t resident_ctas(std::uint64_t resident_warps, const LaunchInfo& li) {
+  const std::uint64_t grid = li.grid.count();
+  if (resident_warps == 0) return static_cast<std::size_t>(grid);
+  return static_cast<std::size_t>(
+      std::min(grid, std::max<std::uint64_t>(1, resident_warps / li.warps_per_cta)));
+}
+
 LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim3 block,
                                    std::uint32_t dynamic_shared) {
   LaunchInfo li = make_launch_info(kernel, grid, block, opts_.warp_size, dynamic_shared);
   li.lock_bits = opts_.lock_bits;
   li.max_call_depth = opts_.watchdog.max_call_depth;
   if (opts_.reconvergence.make) li.reconvergence = &opts_.reconvergence;
-  std::vector<Cta> ctas;
-  std::vector<Warp> warps;
-  RegisterArena arena(static_cast<std::size_t>(grid.count()) * li.warps_per_cta *
-                      prog_.total_regs() * li.warp_size);
-  create_grid(prog_, li, true, ctas, warps, &arena);
+  // CTAs become resident in launch order while the resident warps stay within
+  // sim.functional_resident_warps (0: the whole grid at once), and leave when they complete.
+  CtaTable ctas;
+  WarpTable warps;
+  begin_grid(li, ctas, warps);
+  const std::size_t max_resident = resident_ctas(opts_.resident_warps, li);
+  const std::size_t cta_words = std::size_t{li.warps_per_cta} * prog_.total_regs() * li.warp_size;
+  RegisterArena arena(max_resident * cta_words);
+  std::vector<std::size_t> free_slots;  // arena slots (one CTA's registers each) not in use
+  for (std::size_t i = max_resident; i-- > 0;) free_slots.push_back(i);
+  std::unordered_map<std::size_t, std::size_t> slot_of;  // resident CTA -> its arena slot
+  std::vector<std::size_t> completed;                    // CTAs whose last warp exited this round
+  auto admit = [&] {
+    while (ctas.created() < ctas.size() && !free_slots.empty()) {
+      slot_of[ctas.created()] = free_slots.back();
+      create_cta(prog_, li, ctas, warps, arena.data() + free_slots.back() * cta_words);
+      free_slots.pop_back();
+    }
+  };
+  // Completed CTAs leave (their registers zeroed for the next) and pending ones take their room.
+  auto retire = [&] {
+    for (std::size_t c : completed) {
+      const std::size_t slot = slot_of.at(c);
+      slot_of.erase(c);
+      std::fill_n(arena.data() + slot * cta_words, cta_words, std::uint64_t{0});
+      free_slots.push_back(slot);
+      destroy_cta(c, ctas, warps);
+    }
+    completed.clear();
+    admit();
+  };
+  admit();
 
   Executor ex(prog_, mem_, li, warps, ctas);
   Watchdog dog(opts_.watchdog);
   NoCompletionWindow window(opts_.watchdog.no_completion_window);
   std::size_t finished = 0;
   LaunchResult result;
-  std::size_t live = warps.size();
+  std::size_t live = warps.live_count();
   // Units that keep time (AWARE's timeouts and insertion latency) count rounds of this loop as
   // cycles; their memory requests (table spills and fills) are answered at once.
   Cycle round = 0;
-  while (live > 0) {
+  // After retire() every resident CTA has a warp that has not exited.
+  while (warps.live_count() > 0 || ctas.created() < ctas.size()) {
     bool any_ran = false;
     live = 0;
     ++round;
@@ -137,10 +173,13 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
       }
       ex.step(w);
       any_ran = true;
-      if (w.state != WarpState::kFinished)
+      if (w.state != WarpState::kFinished) {
         ++live;
-      else
+      } else {
         ++finished;
+        if (ctas[static_cast<std::size_t>(w.cta)].live_warps == 0)
+          completed.push_back(static_cast<std::size_t>(w.cta));
+      }
       bool stop = dog.after_step(ex, w, before, warps);
       if (!stop && window.due(round)) {
         if (std::string why = window.sample(round, ex, mem_, ctas, finished); !why.empty()) {
@@ -164,6 +203,7 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
       result.printf_output = Executor::merged_printf({&ex});
       return result;
     }
+    retire();
   }
   result.completed = true;
   result.stats = ex.stats();

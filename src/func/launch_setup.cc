@@ -42,34 +42,10 @@ LaunchInfo make_launch_info(const DecodedFunction& kernel, Dim3 grid, Dim3 block
   return li;
 }
 
-void create_grid(const Program& prog, const LaunchInfo& li, bool allocate, std::vector<Cta>& ctas,
-                 std::vector<Warp>& warps, RegisterArena* arena) {
-  const Dim3 grid = li.grid;
-  ctas.assign(grid.count(), Cta{});
-  warps.clear();
-  warps.reserve(grid.count() * li.warps_per_cta);
-  for (std::uint64_t c = 0; c < grid.count(); ++c) {
-    Cta& cta = ctas[c];
-    cta.index = static_cast<int>(c);
-    cta.ctaid = Dim3{static_cast<std::uint32_t>(c % grid.x),
-                     static_cast<std::uint32_t>((c / grid.x) % grid.y),
-                     static_cast<std::uint32_t>(c / (std::uint64_t{grid.x} * grid.y))};
-    for (unsigned wi = 0; wi < li.warps_per_cta; ++wi) {
-      Warp& w = warps.emplace_back(li.warp_size, 0);
-      w.global_id = static_cast<int>(warps.size()) - 1;
-      w.age = static_cast<std::uint64_t>(w.global_id);
-      w.cta = cta.index;
-      w.warp_in_cta = static_cast<int>(wi);
-      cta.warps.push_back(w.global_id);
-      if (arena)
-        w.attach(arena->data() +
-                 static_cast<std::size_t>(w.global_id) * prog.total_regs() * li.warp_size);
-    }
-    if (allocate) setup_cta(prog, li, cta, warps);
-  }
-}
+namespace {
 
-void setup_cta(const Program& prog, const LaunchInfo& li, Cta& cta, std::vector<Warp>& warps) {
+// Puts a new CTA and its warps into the initial state (allocating registers if needed).
+void setup_cta(const Program& prog, const LaunchInfo& li, Cta& cta, WarpTable& warps) {
   const DecodedFunction& kernel = *li.kernel;
   const int kernel_index = static_cast<int>(&kernel - &prog.functions().front());
   const std::uint64_t threads = li.block.count();
@@ -98,9 +74,46 @@ void setup_cta(const Program& prog, const LaunchInfo& li, Cta& cta, std::vector<
   }
 }
 
-void release_cta(Cta& c, std::vector<Warp>& warps) {
-  std::vector<std::uint8_t>().swap(c.shared);
-  for (int wid : c.warps) warps[static_cast<size_t>(wid)].release();
+}  // namespace
+
+void begin_grid(const LaunchInfo& li, CtaTable& ctas, WarpTable& warps) {
+  ctas.reset(li.grid.count());
+  warps.reset(li.grid.count() * li.warps_per_cta);
+}
+
+Cta& create_cta(const Program& prog, const LaunchInfo& li, CtaTable& ctas, WarpTable& warps,
+                std::uint64_t* regs) {
+  const Dim3 grid = li.grid;
+  const std::uint64_t c = ctas.created();
+  Cta& cta = ctas.create();
+  cta.index = static_cast<int>(c);
+  cta.ctaid = Dim3{static_cast<std::uint32_t>(c % grid.x),
+                   static_cast<std::uint32_t>((c / grid.x) % grid.y),
+                   static_cast<std::uint32_t>(c / (std::uint64_t{grid.x} * grid.y))};
+  SIMTSYNC_CHECK(warps.created() == c * li.warps_per_cta);
+  const std::size_t words = std::size_t{prog.total_regs()} * li.warp_size;
+  for (unsigned wi = 0; wi < li.warps_per_cta; ++wi) {
+    const std::size_t id = warps.created();
+    Warp& w = warps.create(li.warp_size, 0);
+    w.global_id = static_cast<int>(id);
+    w.age = id;
+    w.cta = cta.index;
+    w.warp_in_cta = static_cast<int>(wi);
+    cta.warps.push_back(w.global_id);
+    if (regs) w.attach(regs + wi * words);
+  }
+  setup_cta(prog, li, cta, warps);
+  return cta;
+}
+
+void destroy_cta(std::size_t cta, CtaTable& ctas, WarpTable& warps) {
+  for (int wid : ctas[cta].warps) warps.destroy(static_cast<std::size_t>(wid));
+  ctas.destroy(cta);
+}
+
+void create_grid(const Program& prog, const LaunchInfo& li, CtaTable& ctas, WarpTable& warps) {
+  begin_grid(li, ctas, warps);
+  while (ctas.created() < ctas.size()) create_cta(prog, li, ctas, warps);
 }
 
 }  // namespace simtsync::func

@@ -1,6 +1,6 @@
 // Launch bookkeeping shared by the functional runner and the timing model: the launch shape,
-// CTA and warp objects, and putting one CTA into its initial state (thread ids, reconvergence
-// unit at the kernel entry, zeroed shared memory and registers).
+// creating a CTA and its warps in their initial state (thread ids, reconvergence unit at the
+// kernel entry, zeroed shared memory and registers) and destroying them when it completes.
 #pragma once
 
 #include <vector>
@@ -32,16 +32,21 @@ class RegisterArena {
   std::vector<std::uint64_t> fallback_;
 };
 
-// Creates every CTA and warp object of the grid. With `allocate` false, warps get their
-// register and shared storage only when setup_cta() runs (the timing model dispatches CTAs
-// over time and frees them when they complete).
-void create_grid(const Program& prog, const LaunchInfo& li, bool allocate, std::vector<Cta>& ctas,
-                 std::vector<Warp>& warps, RegisterArena* arena = nullptr);
+// Starts a launch's tables: every CTA index and global warp id exists, none is created.
+void begin_grid(const LaunchInfo& li, CtaTable& ctas, WarpTable& warps);
 
-// Puts CTA `c` into its initial state (allocating storage if needed).
-void setup_cta(const Program& prog, const LaunchInfo& li, Cta& c, std::vector<Warp>& warps);
+// Creates the launch's next CTA (index ctas.created()) and its warps in their initial state.
+// `regs`: zeroed storage for the registers of the CTA's warps (warps_per_cta * total_regs *
+// warp_size words, warp-major), or nullptr for each warp to allocate its own. The timing model
+// creates a CTA when it is dispatched, the functional mode while it has room for more resident
+// CTAs, and both destroy it when it completes, so resident CTAs, not the grid, set the memory.
+Cta& create_cta(const Program& prog, const LaunchInfo& li, CtaTable& ctas, WarpTable& warps,
+                std::uint64_t* regs = nullptr);
 
-// Frees the storage of a completed CTA.
-void release_cta(Cta& c, std::vector<Warp>& warps);
+// Destroys a completed CTA and its warps.
+void destroy_cta(std::size_t cta, CtaTable& ctas, WarpTable& warps);
+
+// Creates every CTA of the grid (begin_grid, then create_cta for each).
+void create_grid(const Program& prog, const LaunchInfo& li, CtaTable& ctas, WarpTable& warps);
 
 }  // namespace simtsync::func

@@ -10,6 +10,7 @@
 #include "common/range.h"
 #include "common/types.h"
 #include "func/lane_mask.h"
+#include "func/launch_table.h"
 #include "simt/i_reconvergence.h"
 
 namespace simtsync::func {
@@ -19,7 +20,7 @@ namespace simtsync::func {
 // a unit that runs threads at different call depths (independent thread scheduling) finds each
 // split's own frame. Under a stack the innermost frame always holds the active threads.
 struct CallFrame {
-  int callee = -1;                   // index in Program::functions()
+  int callee = -1;  // index in Program::functions()
   int caller = -1;
   LaneMask mask = 0;                 // threads that entered the call
   std::uint64_t base = 0;            // the callee's frame in local memory
@@ -69,8 +70,8 @@ class Warp {
   std::uint64_t local_stride() const { return local_stride_; }
 
   // Identity.
-  int global_id = 0;      // unique across the launch
-  int cta = 0;            // index of its CTA in the launch
+  int global_id = 0;  // unique across the launch
+  int cta = 0;        // index of its CTA in the launch
   int warp_in_cta = 0;
   std::uint64_t age = 0;  // dispatch order (timing model)
   LaneMask threads = 0;   // lanes that hold a thread
@@ -118,5 +119,7 @@ class Warp {
   std::uint32_t tid[3][64] = {};
   std::uint8_t carry[64] = {};  // CC.CF of add.cc/addc per lane
 };
+
+using WarpTable = LaunchTable<Warp>;
 
 }  // namespace simtsync::func

@@ -32,7 +32,7 @@ std::uint64_t Watchdog::hash_state(const Executor& ex, Warp& w) const {
   return h;
 }
 
-bool Watchdog::after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>& warps) {
+bool Watchdog::after_step(Executor& ex, Warp& w, Pc pc_before, WarpTable& warps) {
   if (opts_.max_steps && ex.steps() >= opts_.max_steps) {
     build_report(
         ex, warps,
@@ -121,7 +121,7 @@ void Watchdog::check_replay(std::uint64_t steps, std::uint64_t progress) const {
   SIMTSYNC_CHECK(progress == last_progress_ && steps - last_progress_step_ < opts_.quiet_steps);
 }
 
-void Watchdog::all_blocked(Executor& ex, std::vector<Warp>& warps) {
+void Watchdog::all_blocked(Executor& ex, WarpTable& warps) {
   bool lock_wait = false;
   for (const auto& w : warps)
     lock_wait |= w.state == WarpState::kRunning && w.simt && !w.simt->ready();
@@ -148,7 +148,7 @@ std::string thread_name(const Warp& w, unsigned lane) {
 // parked at a reconvergence point while its warp-mates spin (the same across warps); a holder
 // waiting at a barrier. Causes come first, then threads whose holder itself waits for a bit (a
 // chain).
-std::string Watchdog::lock_bit_causes(const Executor& ex, const std::vector<Warp>& warps) const {
+std::string Watchdog::lock_bit_causes(const Executor& ex, const WarpTable& warps) const {
   const LockBitLedger ledger = ex.lock_ledger();
   if (ledger.waiting.empty()) return "";
   std::map<int, const Warp*> by_id;
@@ -233,8 +233,7 @@ std::string Watchdog::lock_bit_causes(const Executor& ex, const std::vector<Warp
   return out;
 }
 
-std::string Watchdog::lock_instruction_causes(const Executor& ex,
-                                              const std::vector<Warp>& warps) const {
+std::string Watchdog::lock_instruction_causes(const Executor& ex, const WarpTable& warps) const {
   const Program& prog = ex.program();
   const LaunchInfo& li = ex.launch();
   const std::uint64_t threads = std::uint64_t{li.block.x} * li.block.y * li.block.z;
@@ -311,8 +310,7 @@ std::string Watchdog::lock_instruction_causes(const Executor& ex,
   return out;
 }
 
-void Watchdog::build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why,
-                            bool proven) {
+void Watchdog::build_report(Executor& ex, WarpTable& warps, const std::string& why, bool proven) {
   reason_ = why;
   const Program& prog = ex.program();
   std::string out = fmt::format("simtsync watchdog: kernel '{}' {}: {}\n", ex.launch().kernel->name,

@@ -41,7 +41,7 @@ class Watchdog {
 
   // Called after each warp step with the PC it started at. Returns true when a deadlock or
   // livelock has been established; report() then describes it.
-  bool after_step(Executor& ex, Warp& w, Pc pc_before, std::vector<Warp>& warps);
+  bool after_step(Executor& ex, Warp& w, Pc pc_before, WarpTable& warps);
   // The parallel SM phase (issue 20). True when one of the next `ahead` steps, the first of
   // which will make the launch's step count steps_now + 1, could need more than the launch-wide
   // counters (a quiet epoch or its start, the step limit): that phase runs serially, calling
@@ -56,10 +56,10 @@ class Watchdog {
       check_replay(steps, progress);
   }
   // Called when no warp could run at all.
-  void all_blocked(Executor& ex, std::vector<Warp>& warps);
+  void all_blocked(Executor& ex, WarpTable& warps);
   // Stops with a report under the given reason (cycle limit, no evidence of progress, ...): a
   // suspicion, so the report says the kernel was stopped, not that it cannot finish.
-  void stop(Executor& ex, std::vector<Warp>& warps, const std::string& why) {
+  void stop(Executor& ex, WarpTable& warps, const std::string& why) {
     build_report(ex, warps, why, false);
   }
   // Timing mode: the current cycle (quiet_cycles counts from the last progress).
@@ -83,12 +83,12 @@ class Watchdog {
   // A replayed step without progress: after_step would have done nothing (CHECKs it).
   void check_replay(std::uint64_t steps, std::uint64_t progress) const;
   // `proven`: the report says the kernel cannot finish (else that the watchdog stopped it).
-  void build_report(Executor& ex, std::vector<Warp>& warps, const std::string& why, bool proven);
+  void build_report(Executor& ex, WarpTable& warps, const std::string& why, bool proven);
   // Report lines on the lock bits waiting threads want (seed 001 sec. 4.4); empty when none.
-  std::string lock_bit_causes(const Executor& ex, const std::vector<Warp>& warps) const;
+  std::string lock_bit_causes(const Executor& ex, const WarpTable& warps) const;
   // Threads of lock_stack warps retrying (or queued for) a lock instruction's lock word, who
   // holds each word, and the lock-stack deadlocks of seed 004 sec. 4.5 and 5.2.2.
-  std::string lock_instruction_causes(const Executor& ex, const std::vector<Warp>& warps) const;
+  std::string lock_instruction_causes(const Executor& ex, const WarpTable& warps) const;
 
   WatchdogOptions opts_;
   std::uint64_t last_progress_ = ~std::uint64_t{0};

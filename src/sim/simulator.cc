@@ -36,6 +36,23 @@ std::vector<std::pair<std::string, std::string>> config_sets(const SimOptions& o
 
 }  // namespace
 
+func::DeviceOptions device_options_from(const config::Config& c, bool trace) {
+  func::DeviceOptions d;
+  d.trace = trace;
+  d.watchdog.quiet_steps = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_steps"));
+  d.watchdog.max_steps = static_cast<std::uint64_t>(c.get_int("watchdog.max_steps"));
+  d.watchdog.no_completion_window =
+      static_cast<std::uint64_t>(c.get_int("watchdog.no_completion_window"));
+  d.watchdog.max_call_depth = static_cast<std::uint32_t>(c.get_int("watchdog.max_call_depth"));
+  d.warp_size = static_cast<unsigned>(c.get_int("gpu.warp_size"));
+  d.lock_bits = static_cast<unsigned>(c.get_int("sm.shared.lock_bits"));
+  d.host_memory_budget =
+      host_memory_budget(static_cast<std::uint64_t>(c.get_int("sim.host_memory_budget_mb")));
+  d.resident_warps = static_cast<std::uint64_t>(c.get_int("sim.functional_resident_warps"));
+  d.reconvergence = simt::reconvergence_choice(c);
+  return d;
+}
+
 Simulator::Simulator(const SimOptions& o)
     : mode_(o.mode), config_(config::Config::load(config::gpu_schema(), o.config, config_sets(o))) {
   if (mode_ != "functional" && mode_ != "timing")
@@ -54,17 +71,9 @@ Simulator::Simulator(const SimOptions& o)
       throw usage_error(fmt::format("unknown key '{}' (func.warp_size, func.trace)", k));
     }
   }
-  dopts_.watchdog.quiet_steps = static_cast<std::uint64_t>(config_.get_int("watchdog.quiet_steps"));
-  dopts_.watchdog.max_steps = static_cast<std::uint64_t>(config_.get_int("watchdog.max_steps"));
-  dopts_.watchdog.no_completion_window =
-      static_cast<std::uint64_t>(config_.get_int("watchdog.no_completion_window"));
-  dopts_.watchdog.max_call_depth =
-      static_cast<std::uint32_t>(config_.get_int("watchdog.max_call_depth"));
-  if (!warp_size_set_) dopts_.warp_size = static_cast<unsigned>(config_.get_int("gpu.warp_size"));
-  dopts_.lock_bits = static_cast<unsigned>(config_.get_int("sm.shared.lock_bits"));
-  dopts_.host_memory_budget =
-      host_memory_budget(static_cast<std::uint64_t>(config_.get_int("sim.host_memory_budget_mb")));
-  dopts_.reconvergence = simt::reconvergence_choice(config_);
+  const unsigned warp_size = dopts_.warp_size;
+  dopts_ = device_options_from(config_, dopts_.trace);
+  if (warp_size_set_) dopts_.warp_size = warp_size;
   if (mode_ == "timing") {
     gpu::GpuParams gp = gpu::gpu_params_from(config_);
     gp.sm.warp_size = dopts_.warp_size;

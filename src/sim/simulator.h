@@ -34,6 +34,10 @@ struct SimOptions {
   unsigned threads = 1;
 };
 
+// The device options a config gives (the functional mode's and the host API's: watchdog,
+// warp size, lock bits, host memory budget, resident warps, reconvergence unit).
+func::DeviceOptions device_options_from(const config::Config& c, bool trace = false);
+
 class Simulator {
  public:
   // Validates everything before anything runs; a bad mode, key or value is a usage error

@@ -3,7 +3,8 @@
 
     run_program.py SIMTSYNC PROGRAM [--rc N] [--stdout-has TEXT]... [--stderr-has TEXT]...
                    [--stdout-is FILE_OR_TEXT] [--json-check KEY=VALUE]... [--arg ARG]...
-                   [--json-path PATH] [--stale-json] [--std{out,err}-lacks TEXT]... [-- EXEC_OPTIONS...]
+                   [--json-path PATH] [--stale-json] [--std{out,err}-lacks TEXT]...
+                   [--max-rss-mb N] [-- EXEC_OPTIONS...]
 
 EXEC_OPTIONS go to `simtsync exec` (--set, --config, --mode, --threads). Exit 0 when every
 check holds; otherwise prints what differed and exits 1.
@@ -11,6 +12,7 @@ check holds; otherwise prints what differed and exits 1.
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -36,6 +38,9 @@ def main():
                     help="run the program itself with LIBDIR first on LD_LIBRARY_PATH and the "
                          "SIMTSYNC_* variables from --env, not through `simtsync exec`")
     ap.add_argument("--env", action="append", default=[], help="KEY=VALUE for --direct")
+    ap.add_argument("--max-rss-mb", type=float, default=None,
+                    help="fail when the largest process of the run (simtsync or the program) "
+                         "had a peak resident set above N MiB")
     ap.add_argument("--json-check", action="append", default=[],
                     help="KEY=VALUE on the statistics JSON (KEY: a.b.c, len(a) for a list)")
     argv = sys.argv[1:]
@@ -61,6 +66,10 @@ def main():
             cmd = [a.simtsync, "exec", "--quiet", "--json", js, *opts, "--", a.program, *a.arg]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp, env=env)
         errors = []
+        # The peak of the largest descendant waited for (Linux reports KiB).
+        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        if a.max_rss_mb is not None and peak_mb > a.max_rss_mb:
+            errors.append(f"peak resident set {peak_mb:.0f} MiB, more than {a.max_rss_mb:g} MiB")
         if p.returncode != a.rc:
             errors.append(f"exit code {p.returncode}, expected {a.rc}")
         for t in a.stdout_has:
@@ -102,7 +111,7 @@ def main():
         for e in errors:
             print("FAIL:", e)
         return 1
-    print(f"ok: {' '.join(cmd)}")
+    print(f"ok: {' '.join(cmd)} (peak resident set {peak_mb:.0f} MiB)")
     return 0
 
 

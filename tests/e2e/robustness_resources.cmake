@@ -9,10 +9,12 @@ simtsync_e2e(host_memory_l1_tags 2 "L1 tags [0-9]+ MiB: gpu.num_sms x mem.l1.siz
              ${exe} run vecadd --size test --set gpu.num_sms=1024
              --set mem.l1.size_bytes=67108864 --set mem.l1.assoc=1024
              --set sim.host_memory_budget_mb=4096)
+# With the whole grid resident (sim.functional_resident_warps = 0) a launch's CTAs are estimated
+# together; by default only the resident ones count (tests/cuda many_ctas).
 simtsync_e2e(host_memory_functional_launch 2
-             "launch of kernel 'vecadd' .* needs about [0-9]+ MiB of host memory \\(524288 warps with their registers.*sim.host_memory_budget_mb = 256 MiB"
+             "launch of kernel 'vecadd' .* needs about [0-9]+ MiB of host memory \\(524288 warps; 65536 CTAs resident at once with their registers and shared memory \\(sim.functional_resident_warps = 0\\)\\), more than sim.host_memory_budget_mb = 256 MiB"
              ${exe} run vecadd --mode functional --set workload.n=16777216
-             --set sim.host_memory_budget_mb=256)
+             --set sim.host_memory_budget_mb=256 --set sim.functional_resident_warps=0)
 simtsync_e2e(host_memory_budget_out_of_range 2 "sim.host_memory_budget_mb"
              ${exe} run vecadd --size test --set sim.host_memory_budget_mb=-1)
 

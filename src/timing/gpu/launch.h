@@ -30,8 +30,8 @@ struct Launch final : func::IExecListener {
   const func::Program& prog;
   func::GlobalMemory* gmem = nullptr;  // the launch's global memory (the watchdog hashes it)
   func::LaunchInfo li;
-  std::vector<func::Cta> ctas;
-  std::vector<func::Warp> warps;
+  func::CtaTable ctas;  // the CTAs dispatched and not yet completed, by launch index
+  func::WarpTable warps;
   func::ExecShared shared;
   std::vector<std::unique_ptr<func::Executor>> executors;  // per SM
   std::unique_ptr<mem::SimpleMemory> simple;
@@ -43,8 +43,7 @@ struct Launch final : func::IExecListener {
   func::Watchdog dog;
   Needs needs;
   unsigned registers_per_thread = 0;  // as ptxas (or the config) counts them
-  std::vector<int> cta_sm;  // launch CTA -> SM running it (-1: not running)
-  std::size_t next_cta = 0, done_ctas = 0;
+  std::size_t done_ctas = 0;
   std::uint64_t age = 0;
   Cycle now = 0;
   bool stop = false;  // the watchdog established a deadlock or livelock

@@ -172,8 +172,7 @@ func::LaunchResult run_main_loop(Launch& l) {
     for (auto& s : l.sms) {
       if (!s->has_completed()) continue;
       for (int c : s->take_completed()) {
-        func::release_cta(l.ctas[static_cast<size_t>(c)], l.warps);
-        l.cta_sm[static_cast<size_t>(c)] = -1;
+        func::destroy_cta(static_cast<std::size_t>(c), l.ctas, l.warps);
         ++l.done_ctas;
         freed = true;
       }

@@ -25,8 +25,7 @@ ProgressWatch::ProgressWatch(const GpuParams& p)
 
 std::uint64_t ProgressWatch::memory_hash(const Launch& l) {
   std::uint64_t h = l.gmem ? l.gmem->content_hash() : 0;
-  for (const auto& c : l.ctas) {
-    if (l.cta_sm[static_cast<size_t>(c.index)] < 0) continue;
+  for (const auto& c : l.ctas) {  // the resident CTAs
     h = func::hash_mix(h, static_cast<std::uint64_t>(c.index));
     for (std::uint8_t b : c.shared) h = func::hash_mix(h, b);
   }

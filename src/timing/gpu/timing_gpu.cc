@@ -23,14 +23,13 @@ TimingGpu::TimingGpu(GpuParams p) : p_(std::move(p)), resources_(p_.registers_pe
 }
 
 void Launch::dispatch() {
-  while (next_cta < ctas.size()) {
+  while (ctas.created() < ctas.size()) {
     const int k = dispatcher->pick(p.num_sms, [&](unsigned s) {
       return sms[s]->can_accept(needs.threads, needs.warps, needs.registers, needs.shared);
     });
     if (k < 0) break;
     sm::Sm& s = *sms[static_cast<size_t>(k)];
-    func::Cta& c = ctas[next_cta];
-    func::setup_cta(prog, li, c, warps);
+    func::Cta& c = func::create_cta(prog, li, ctas, warps);
     std::vector<func::Warp*> ptrs;
     for (int wid : c.warps) ptrs.push_back(&warps[static_cast<size_t>(wid)]);
     const int slot = s.start_cta(c.index, ptrs, static_cast<unsigned>(li.block.count()),
@@ -39,16 +38,16 @@ void Launch::dispatch() {
     c.lock_bits = s.lock_bits();
     c.lock_count = p.sm.shared_lock_bits;
     c.lock_word_base = static_cast<std::uint64_t>(slot) * ((needs.shared + 3) / 4);
-    cta_sm[static_cast<size_t>(c.index)] = k;
+    c.sm = k;
     age += ptrs.size();
     dispatcher->placed(static_cast<unsigned>(k));
-    ++next_cta;
   }
 }
 
 void Launch::barrier_released(int cta, unsigned id, const std::vector<int>& released) {
-  const int k = cta_sm[static_cast<size_t>(cta)];
-  if (k < 0) return;
+  const func::Cta* c = ctas.find(static_cast<std::size_t>(cta));
+  if (!c || c->sm < 0) return;
+  const int k = c->sm;
   sm::Sm& s = *sms[static_cast<size_t>(k)];
   s.barrier_released(s.cta_slot_of(cta), id, released, now);
 }
@@ -84,8 +83,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   li.lock_queue = p_.hierarchy && p_.hier.lock_queue.mode != mem::LockQueueMode::kOff;
   Launch l(p_, prog, li);
   l.gmem = &mem;
-  func::create_grid(prog, l.li, false, l.ctas, l.warps);
-  l.cta_sm.assign(l.ctas.size(), -1);
+  func::begin_grid(l.li, l.ctas, l.warps);  // CTAs are created as they are dispatched
 
   // Occupancy needs of one CTA.
   const KernelResources res = resources_.of(prog.module(), kernel.name);

@@ -68,18 +68,18 @@ TEST(ReconvergenceRegistry, EveryWarpOfALaunchGetsTheChosenUnit) {
   func::LaunchInfo li = func::make_launch_info(*prog.kernel("k"), {1, 1, 1}, {64, 1, 1}, 32, 0);
   UnitChoice tagged{"tagged", &make_tagged, {}};
   li.reconvergence = &tagged;
-  std::vector<func::Cta> ctas;
-  std::vector<func::Warp> warps;
+  func::CtaTable ctas;
+  func::WarpTable warps;
   made = 0;
-  func::create_grid(prog, li, true, ctas, warps);
-  ASSERT_EQ(warps.size(), 2u);
+  func::create_grid(prog, li, ctas, warps);
+  ASSERT_EQ(warps.live_count(), 2u);
   EXPECT_EQ(made, 2);
   for (const auto& w : warps) EXPECT_EQ(w.simt->name(), "tagged");
   // Without a choice the launch uses the IPDOM stack.
   li.reconvergence = nullptr;
-  std::vector<func::Cta> c2;
-  std::vector<func::Warp> w2;
-  func::create_grid(prog, li, true, c2, w2);
+  func::CtaTable c2;
+  func::WarpTable w2;
+  func::create_grid(prog, li, c2, w2);
   EXPECT_EQ(w2[0].simt->name(), "ipdom_stack");
 }
 

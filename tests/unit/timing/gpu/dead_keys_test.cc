@@ -1,13 +1,14 @@
 // No dead keys: every key of the GPU schema is read by the component that owns it when a
-// simulation is assembled from a config. Plug-in keys are read only when their plug-in is
-// selected, so the test assembles once per implementation of every family and fails on any
-// key that no assembly read.
+// simulation (timing GPU and device options) is assembled from a config. Plug-in keys are read only
+// when their plug-in is selected, so the test assembles once per implementation of every family and
+// fails on any key that no assembly read.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 
 #include "config/config.h"
+#include "sim/simulator.h"
 #include "simt/registry.h"
 #include "timing/gpu/cta_dispatcher.h"
 #include "timing/gpu/timing_gpu.h"
@@ -21,6 +22,7 @@ std::set<std::string> unread_after_assembly(const std::string& key, const std::s
   const config::Config c = config::Config::load(config::gpu_schema(), "gtx480", {{key, impl}});
   c.forget_reads();
   (void)gpu_params_from(c);
+  (void)sim::device_options_from(c);  // the functional mode's and the host API's keys
   const auto v = c.unread_keys();
   return {v.begin(), v.end()};
 }

@@ -89,7 +89,6 @@ class SmRig {
       const func::ExecInst* in = prog_.at(pc);
       issues.push_back({now, w.global_id, pc, in ? in->op : ptx::Opcode::kRet});
     });
-    func::setup_cta(prog_, li_, ctas_[0], warps_);
     std::vector<func::Warp*> ptrs;
     for (int w : ctas_[0].warps) ptrs.push_back(&warps_[static_cast<size_t>(w)]);
     EXPECT_TRUE(sm.can_accept(threads, static_cast<unsigned>(ptrs.size()), 0, 0));
@@ -172,7 +171,7 @@ class SmRig {
 
  private:
   bool make_grid() {
-    func::create_grid(prog_, li_, false, ctas_, warps_);
+    func::create_grid(prog_, li_, ctas_, warps_);
     return true;
   }
 
@@ -187,8 +186,8 @@ class SmRig {
   func::GlobalMemory mem_;
   func::Program prog_;
   func::LaunchInfo li_;
-  std::vector<func::Cta> ctas_;
-  std::vector<func::Warp> warps_;
+  func::CtaTable ctas_;
+  func::WarpTable warps_;
   bool init_;
   Listener listener_;
   func::Executor ex_;
