@@ -10,11 +10,12 @@ import sys
 import tempfile
 
 # The model the recorded experiments ran (pinned so their numbers reproduce): the L2's set index
-# and launches before 2026-11-29, atomics without the L2 access latency, and gtx480's front end
-# and arithmetic latencies before 3f36d59 (fx5800's own values already).
+# and launches before 2026-11-29, atomics without the L2 access latency, gtx480's front end
+# and arithmetic latencies before 3f36d59 (fx5800's own values already), and kernel parameters
+# always resident (before they went through the constant cache).
 OLD_MODEL = ["mem.l2.set_index=global", "mem.l2.keep_across_launches=false",
              "mem.atomic.l2_access=false", "sm.fetch_decode=1", "sm.latency.int=4",
-             "sm.latency.fp=4", "sm.latency.imul=5"]
+             "sm.latency.fp=4", "sm.latency.imul=5", "mem.const_cache.kernel_params=resident"]
 
 
 def run_point(simtsync, workload, config, size, sets, mode="timing"):

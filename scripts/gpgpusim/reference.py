@@ -43,8 +43,10 @@ GPGPUSIM_CONFIG = {"gtx480": "SM2_GTX480", "qv100": "SM7_QV100"}
 #   -gpgpu_perf_sim_memcpy (on in both tested configs) is turned off, so both start cold.
 GPGPUSIM_MATCH = ["-gpgpu_kernel_launch_latency 0", "-gpgpu_perf_sim_memcpy 0"]
 # SM7_QV100 has a perfect instruction and constant cache (-gpgpu_perfect_inst_const_cache 1);
-# simtsync's qv100 misses in its I-cache through the hierarchy unless told otherwise.
-SIMTSYNC_MATCH = {"gtx480": [], "qv100": ["sm.icache.perfect=true"]}
+# simtsync's qv100 misses in its I-cache and (kernel parameters included) its constant cache
+# through the hierarchy unless told otherwise.
+PERFECT_INST_CONST = ["sm.icache.perfect=true", "mem.const_cache.perfect=true"]
+SIMTSYNC_MATCH = {"gtx480": [], "qv100": PERFECT_INST_CONST}
 COLUMNS = ("workload", "suite", "module", "size", "config", "scheduler", "status",
            "gpgpusim_cycles", "simtsync_cycles", "cycle_ratio",
            "gpgpusim_warp_insts", "simtsync_warp_insts",
@@ -161,8 +163,8 @@ def run_simtsync(simtsync, libdir, program, workload, size, config, scheduler, m
         js = os.path.join(d, "out.json")
         sets = [f"sm.warp_scheduler.impl={scheduler}", f"watchdog.max_cycles={max_cycles}"]
         sets += SIMTSYNC_MATCH[config] if match is None else match
-        if perfect_icache and "sm.icache.perfect=true" not in sets:
-            sets.append("sm.icache.perfect=true")
+        if perfect_icache:
+            sets += [kv for kv in PERFECT_INST_CONST if kv not in sets]
         cmd = [simtsync, "exec", "--config", config, *[x for kv in sets for x in ("--set", kv)],
                "--json", js, "--", program, *(argv or [workload, "--size", size])]
         rc, out = run_timed(cmd, d, env, timeout)

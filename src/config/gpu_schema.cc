@@ -228,8 +228,19 @@ void add_hierarchy(Schema& s) {
                 "Fermi L1 caches 128-byte lines (CUDA C Programming Guide, cc 2.x)")
       .add_int("mem.const_cache.size_bytes", 8192, 128, 1 << 26, "Constant cache per SM",
                "seed 004 Table 6.1 (8KB); GPGPU-Sim SM2_GTX480 -gpgpu_const_cache:l1 64:64:2")
-      .add_int("mem.const_cache.latency", 8, 1, 100000,
-               "Constant-cache hit latency (kernel parameters always hit)", "estimate")
+      .add_int("mem.const_cache.latency", 8, 1, 100000, "Constant-cache hit latency", "estimate")
+      .add_choice("mem.const_cache.kernel_params", "cached", {"cached", "resident"},
+                  "Kernel-parameter loads: cached = through the SM's constant cache, cold at "
+                  "each launch (the first read misses to L2 and DRAM); resident = always at "
+                  "mem.const_cache.latency, no traffic (the model before issue 44). With "
+                  "mem.model = simple they are resident",
+                  "Fermi and later keep kernel parameters in constant bank 0 (SASS reads them "
+                  "as c[0x0][...] operands); GPGPU-Sim 3.x/4.2 serves param_space_kernel "
+                  "through the constant cache")
+      .add_bool("mem.const_cache.perfect", false,
+                "Every constant-cache load hits (with sm.icache.perfect: GPGPU-Sim's "
+                "-gpgpu_perfect_inst_const_cache)",
+                "GPGPU-Sim -gpgpu_perfect_inst_const_cache (SM7_QV100 sets it)")
       .add_int("mem.icnt.latency", 8, 1, 100000,
                "Crossbar latency from the last flit leaving an input to arrival, icnt cycles",
                "estimate (GPGPU-Sim SM2_GTX480 booksim crossbar, a few router stages)")

@@ -56,7 +56,8 @@ void check_host_memory(const GpuParams& p) {
   const long double l1 = p.hierarchy ? static_cast<long double>(p.num_sms) * h.l1.geo.bytes /
                                            std::max(1u, h.l1.geo.line) * kPerLine
                                      : 0;
-  const long double slices = static_cast<long double>(h.map.partitions) * h.map.slices_per_partition;
+  const long double slices =
+      static_cast<long double>(h.map.partitions) * h.map.slices_per_partition;
   const long double l2 =
       p.hierarchy ? slices * h.l2.geo.bytes / std::max(1u, h.l2.geo.line) * kPerLine : 0;
   const long double shared = static_cast<long double>(p.num_sms) * p.sm.shared_bytes;
@@ -139,6 +140,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.rotate_scheduler_priority = c.get_string("sm.scheduler_priority") == "rotate";
   s.const_latency = u("mem.const_cache.latency");
   p.hierarchy = c.get_string("mem.model") == "hierarchy";
+  s.kernel_params_cached = c.get_string("mem.const_cache.kernel_params") == "cached" && p.hierarchy;
   s.icache_fill_from_memory = p.hierarchy;
   mem::HierarchyParams& h = p.hier;
   h.num_sms = p.num_sms;
@@ -154,6 +156,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   h.l1.fermi_hash_sets = c.get_string("mem.l1.set_index") == "fermi_hash";
   h.l1.const_bytes = u("mem.const_cache.size_bytes");
   h.l1.const_latency = u("mem.const_cache.latency");
+  h.l1.const_perfect = c.get_bool("mem.const_cache.perfect");
   h.icnt.latency = u("mem.icnt.latency");
   h.icnt.flit_bytes = u("mem.icnt.flit_bytes");
   h.icnt.flits_per_cycle = u("mem.icnt.flits_per_cycle");

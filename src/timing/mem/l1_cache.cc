@@ -35,7 +35,7 @@ L1Outcome L1Cache::access(const Packet& p, Cycle now) {
     count_kind();
     return L1Outcome::kBypass;
   }
-  const std::uint32_t have = tags_.probe(p.line, true);
+  const std::uint32_t have = p_.perfect ? ~std::uint32_t{0} : tags_.probe(p.line, true);
   if ((p.sectors & ~have) == 0 && !mshr_.pending(p.line)) {
     if (hits_.full()) {
       ++stats_.reservation_failures;

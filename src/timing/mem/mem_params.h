@@ -27,6 +27,8 @@ struct L1Params {                // mem.l1.* (one per SM)
   bool fermi_hash_sets = false;  // mem.l1.set_index: fermi_hash (else linear)
   unsigned const_bytes = 8192;   // mem.const_cache.bytes (per SM)
   unsigned const_latency = 8;    // mem.const_cache.latency
+  bool const_perfect = false;    // mem.const_cache.perfect: every constant load hits
+  bool perfect = false;          // this cache: every load hits (the constant cache's copy)
 };
 
 struct IcntParams {              // mem.icnt.*

@@ -32,6 +32,7 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
     cp.enabled = true;
     cp.fill_whole_line = true;
     cp.fermi_hash_sets = false;  // the constant cache indexes linearly
+    cp.perfect = p.l1.const_perfect;
     s.cc = std::make_unique<L1Cache>(cp, cgeo, p.l1.const_latency, *this, 2);
   }
   for (unsigned c = 0; c < map_.partitions(); ++c)

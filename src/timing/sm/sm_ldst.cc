@@ -1,7 +1,8 @@
 // LD/ST unit: memory instructions wait here in issue order. Shared-memory accesses are served
 // by the SM's shared-memory unit (banks, lock unit) and take effect when it accepts them;
-// kernel parameters come from the constant bank at constant-cache latency; global, local and
-// constant accesses go through the memory port (coalescer, caches, interconnect, partitions),
+// kernel parameters go through the constant cache like constant loads (or, resident, take the
+// constant-cache latency), a callee's parameters that latency; global, local and constant
+// accesses go through the memory port (coalescer, caches, interconnect, partitions),
 // which may refuse (back-pressure) and decides when they take effect.
 #include <algorithm>
 #include <bit>
@@ -105,8 +106,12 @@ void Sm::ldst(Cycle now) {
     pop_ldst();
     return;
   }
-  if (in.a.space == ptx::Space::kParam) {
-    ex_.perform(w, acc);  // kernel parameters: the constant bank, always resident
+  // A callee's parameters are in its frame; a kernel's are in constant bank 0, read through
+  // the constant cache (mem.const_cache.kernel_params = cached) or always resident.
+  const bool kernel_param =
+      in.a.space == ptx::Space::kParam && in.mem.base != func::MemRef::Base::kFrame;
+  if (in.a.space == ptx::Space::kParam && !(kernel_param && p_.kernel_params_cached)) {
+    ex_.perform(w, acc);
     shared_pending_.push_back({now + p_.const_latency, e.slot, e.access});
     pop_ldst();
     return;
@@ -119,9 +124,9 @@ void Sm::ldst(Cycle now) {
   r.warp_slot = e.slot;
   r.access = e.access;
   r.issued = now;
-  r.space = in.a.space == ptx::Space::kConst ? mem::ReqSpace::kConst
-            : space == ptx::Space::kLocal    ? mem::ReqSpace::kLocal
-                                             : mem::ReqSpace::kGlobal;
+  r.space = in.a.space == ptx::Space::kConst || kernel_param ? mem::ReqSpace::kConst
+            : space == ptx::Space::kLocal                    ? mem::ReqSpace::kLocal
+                                                             : mem::ReqSpace::kGlobal;
   r.bypass_l1 = bypasses_l1(in);
   if (!port_.try_send(r, now)) {
     ++stats_.memory_refusals;

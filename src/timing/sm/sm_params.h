@@ -28,17 +28,17 @@ enum class OpClass : std::uint8_t {
 
 struct SmParams {
   unsigned warp_size = 32;
-  unsigned max_threads = 1536;    // sm.max_threads
-  unsigned max_warps = 48;        // sm.max_warps
-  unsigned max_ctas = 8;          // sm.max_ctas
-  unsigned registers = 32768;     // sm.registers
-  unsigned shared_bytes = 49152;  // sm.shared_memory_bytes
-  unsigned num_schedulers = 2;    // sm.num_schedulers
-  unsigned simd_width = 32;       // sm.simd_width
-  unsigned ibuffer_slots = 2;     // sm.ibuffer_slots
-  unsigned fetch_width = 1;       // sm.fetch_width
-  unsigned fetch_decode = 1;      // sm.fetch_decode: instructions decoded per warp fetch
-  bool fetch_empty_only = false;  // sm.fetch_empty_only: fetch only into an empty I-buffer
+  unsigned max_threads = 1536;      // sm.max_threads
+  unsigned max_warps = 48;          // sm.max_warps
+  unsigned max_ctas = 8;            // sm.max_ctas
+  unsigned registers = 32768;       // sm.registers
+  unsigned shared_bytes = 49152;    // sm.shared_memory_bytes
+  unsigned num_schedulers = 2;      // sm.num_schedulers
+  unsigned simd_width = 32;         // sm.simd_width
+  unsigned ibuffer_slots = 2;       // sm.ibuffer_slots
+  unsigned fetch_width = 1;         // sm.fetch_width
+  unsigned fetch_decode = 1;        // sm.fetch_decode: instructions decoded per warp fetch
+  bool fetch_empty_only = false;    // sm.fetch_empty_only: fetch only into an empty I-buffer
   bool fetch_past_control = false;  // sm.fetch_past_control: GPGPU-Sim 3.x's wrong-path fetch
   sched::SchedulerParams scheduler = sched::scheduler_params("lrr");  // sm.warp_scheduler.*
   sched::FetchParams fetch_policy = sched::fetch_params("rr");        // sm.fetch_policy.*
@@ -54,15 +54,16 @@ struct SmParams {
   // Latency and initiation interval per op class (sm.latency.*, sm.ii.*)
   unsigned latency[static_cast<int>(OpClass::kCount)] = {4, 8, 32, 4, 32, 8, 20, 4, 1};
   unsigned ii[static_cast<int>(OpClass::kCount)] = {1, 2, 8, 1, 8, 4, 4, 1, 1};
-  unsigned shared_latency = 24;      // sm.shared.latency
-  unsigned shared_banks = 32;        // sm.shared.banks
-  unsigned shared_bank_bytes = 4;    // sm.shared.bank_bytes
-  unsigned shared_lock_bits = 1024;  // sm.shared.lock_bits
-  bool shared_lock_loop = false;     // sm.shared.atomics == lock_loop
+  unsigned shared_latency = 24;           // sm.shared.latency
+  unsigned shared_banks = 32;             // sm.shared.banks
+  unsigned shared_bank_bytes = 4;         // sm.shared.bank_bytes
+  unsigned shared_lock_bits = 1024;       // sm.shared.lock_bits
+  bool shared_lock_loop = false;          // sm.shared.atomics == lock_loop
   bool rotate_scheduler_priority = true;  // sm.scheduler_priority == rotate
-  unsigned const_latency = 8;        // mem.const_cache.latency (kernel parameters)
-  unsigned ldst_queue = 8;           // memory instructions waiting in the LD/ST unit
-  bool track_warp_phases = false;    // stats.warp_phases: RTRU per warp-phase (seed 002)
+  unsigned const_latency = 8;             // mem.const_cache.latency (resident kernel parameters)
+  bool kernel_params_cached = false;  // mem.const_cache.kernel_params == cached (hierarchy only)
+  unsigned ldst_queue = 8;            // memory instructions waiting in the LD/ST unit
+  bool track_warp_phases = false;     // stats.warp_phases: RTRU per warp-phase (seed 002)
 };
 
 }  // namespace simtsync::sm
