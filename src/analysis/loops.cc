@@ -15,7 +15,7 @@ void sort_unique(std::vector<T>& v) {
 
 // Body of the loop with header h and the given latches: backward walk stopping at h.
 std::vector<NodeId> loop_body(const Cfg& cfg, const DomTree& dom, NodeId h,
-                              const std::vector<NodeId>& latches) {
+                              const std::vector<NodeId>& latches, AnalysisBudget* budget) {
   std::vector<char> in(static_cast<size_t>(cfg.size()), 0);
   in[static_cast<size_t>(h)] = 1;
   std::vector<NodeId> body{h}, work;
@@ -36,6 +36,7 @@ std::vector<NodeId> loop_body(const Cfg& cfg, const DomTree& dom, NodeId h,
       work.push_back(p);
     }
   }
+  charge(budget, body.size(), "loop bodies");
   std::sort(body.begin(), body.end());
   return body;
 }
@@ -103,7 +104,7 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions
       if (dom.contains(p) && dom.dominates(h, p)) latches.push_back(p);
     if (latches.empty()) continue;
     std::sort(latches.begin(), latches.end());
-    std::vector<NodeId> merged = loop_body(cfg, dom, h, latches);
+    std::vector<NodeId> merged = loop_body(cfg, dom, h, latches, o.budget);
     if (!o.split_shared_headers || latches.size() < 2) {
       add_loop(h, latches, std::move(merged));
       continue;
@@ -111,7 +112,7 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions
     // One body per latch; the distinct ones smaller than the merged body become inner loops,
     // largest first so that an enclosing same-header loop precedes the loops inside it.
     std::vector<std::vector<NodeId>> bodies;
-    for (NodeId t : latches) bodies.push_back(loop_body(cfg, dom, h, {t}));
+    for (NodeId t : latches) bodies.push_back(loop_body(cfg, dom, h, {t}, o.budget));
     // Only bodies nested in another latch's body are loops of their own (a spin inside a
     // retry loop); bodies that merely share the header are arms of one loop (a `continue` in
     // each branch, SSDE's switch block) and stay merged.
