@@ -5,6 +5,7 @@
 
 #include "analysis/dominators.h"
 #include "analysis/inst_info.h"
+#include "analysis/scc.h"
 
 namespace simtsync::analysis {
 namespace {
@@ -114,6 +115,16 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
         kills_by_reg[static_cast<size_t>(def_reg[static_cast<size_t>(k)])].push_back(
             static_cast<int>(i));
   }
+  // A block reaches a use only when its component of the CFG comes no later than the use's
+  // (scc.h: edges go to smaller ids), so the search never enters the code after the last
+  // use: a register read only near its definition is not searched to the end of the function.
+  const std::vector<int> comp =
+      strongly_connected_components(cfg.view(Direction::kForward), {}).component;
+  std::vector<int> min_use_comp(nregs, INT32_MAX);
+  for (size_t reg = 0; reg < nregs; ++reg)
+    for (int i : uses_by_reg[reg])
+      min_use_comp[reg] =
+          std::min(min_use_comp[reg], comp[static_cast<size_t>(cfg.node_of_inst(i))]);
   std::vector<int> dead_for(succs.size(), -1), seen_in(succs.size(), -1);
   int search = 0;
   auto first_at = [](const std::vector<int>& v, int begin, int end) {
@@ -124,6 +135,8 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     ++search;
     const auto& us = uses_by_reg[static_cast<size_t>(reg)];
     const auto& ks = kills_by_reg[static_cast<size_t>(reg)];
+    if (j >= n || comp[static_cast<size_t>(j)] < min_use_comp[static_cast<size_t>(reg)])
+      return false;
     std::vector<NodeId> todo{j}, saw;
     seen_in[static_cast<size_t>(j)] = search;
     while (!todo.empty()) {
@@ -137,7 +150,8 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
         if (k >= 0) continue;
       }
       for (NodeId s : cfg.succs(b))
-        if (seen_in[static_cast<size_t>(s)] != search && dead_for[static_cast<size_t>(s)] != reg) {
+        if (seen_in[static_cast<size_t>(s)] != search && dead_for[static_cast<size_t>(s)] != reg &&
+            comp[static_cast<size_t>(s)] >= min_use_comp[static_cast<size_t>(reg)]) {
           seen_in[static_cast<size_t>(s)] = search;
           todo.push_back(s);
         }
@@ -254,6 +268,10 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     if (v != kNoValue) ++r.reader_begin_[static_cast<size_t>(v) + 1];
   for (size_t v = 0; v < r.vinst_.size(); ++v) r.reader_begin_[v + 1] += r.reader_begin_[v];
   r.readers_.assign(static_cast<size_t>(r.reader_begin_.back()), 0);
+  r.use_inst_.resize(r.use_reg_.size());
+  for (size_t i = 0; i < ninst; ++i)
+    for (int k = r.use_begin_[i]; k < r.use_begin_[i + 1]; ++k)
+      r.use_inst_[static_cast<size_t>(k)] = static_cast<int>(i);
   std::vector<int> fill(r.reader_begin_.begin(), r.reader_begin_.end() - 1);
   for (size_t k = 0; k < r.use_val_.size(); ++k)
     if (const ValueId v = r.use_val_[k]; v != kNoValue)
@@ -315,13 +333,7 @@ std::vector<ReachingDefs::ValueId> ReachingDefs::values_of_inst(int inst) const 
 
 std::vector<ReachingDefs::Use> ReachingDefs::uses_of(ValueId v) const {
   std::vector<Use> out;
-  const auto uv = static_cast<size_t>(v);
-  for (int k = reader_begin_[uv]; k < reader_begin_[uv + 1]; ++k) {
-    const int pos = readers_[static_cast<size_t>(k)];
-    const auto it = std::upper_bound(use_begin_.begin(), use_begin_.end(), pos);
-    out.push_back(
-        Use{static_cast<int>(it - use_begin_.begin()) - 1, use_reg_[static_cast<size_t>(pos)]});
-  }
+  for_each_use(v, [&](int inst, int reg) { out.push_back(Use{inst, reg}); });
   return out;
 }
 

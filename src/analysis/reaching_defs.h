@@ -66,6 +66,15 @@ class ReachingDefs {
     int reg;
   };
   std::vector<Use> uses_of(ValueId v) const;
+  // Calls fn(inst, reg) for each use reading `v`, without building a list.
+  template <typename Fn>
+  void for_each_use(ValueId v, Fn&& fn) const {
+    const auto uv = static_cast<size_t>(v);
+    for (int k = reader_begin_[uv]; k < reader_begin_[uv + 1]; ++k) {
+      const auto pos = static_cast<size_t>(readers_[static_cast<size_t>(k)]);
+      fn(use_inst_[pos], use_reg_[pos]);
+    }
+  }
 
  private:
   ValueId new_value(int inst, int reg);
@@ -80,7 +89,7 @@ class ReachingDefs {
   std::vector<std::vector<ValueId>> ops_, users_;
   std::vector<ValueId> entry_val_;  // reg -> its entry pseudo-definition
   // Per instruction, its uses (CSR): register and the value read; its defined values.
-  std::vector<int> use_begin_, use_reg_;
+  std::vector<int> use_begin_, use_reg_, use_inst_;
   std::vector<ValueId> use_val_;
   std::vector<int> def_begin_;
   std::vector<ValueId> def_val_;

@@ -68,6 +68,12 @@ SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
   r.uniformity_ = Uniformity::compute({&cfg, &rd, &r.rec_, &r.alias_, in.budget});
   const Uniformity& uni = r.uniformity_;
 
+  // The sync writes of each block, found once: every loop looks at the blocks after it.
+  std::vector<std::vector<int>> sync_writes(static_cast<size_t>(cfg.size()));
+  for (NodeId b = 0; b < cfg.num_blocks(); ++b)
+    for (int i = cfg.block(b).begin; i < cfg.block(b).end; ++i)
+      if (is_sync_write(f.insts[static_cast<size_t>(i)]))
+        sync_writes[static_cast<size_t>(b)].push_back(i);
   bool holding_built = false;
   std::vector<std::vector<int>> holding(static_cast<size_t>(cfg.size()));
   for (const Loop& l : in.loops->loops()) {
@@ -95,8 +101,9 @@ SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
       if (reachable) {
         if (auto it = reg.barrier_cut.find(b); it != reg.barrier_cut.end()) end = it->second;
       }
-      for (int i = cfg.block(b).begin; i < end; ++i) {
-        if (!is_sync_write(f.insts[static_cast<size_t>(i)])) continue;
+      const auto& ws = sync_writes[static_cast<size_t>(b)];
+      for (auto w = ws.begin(); w != ws.end() && *w < end; ++w) {
+        const int i = *w;
         auto [slot, fresh] = cand_slot.emplace(i, cands.size());
         if (fresh) cands.push_back(RedefWrite{i, false, false, {}});
         cands[slot->second].reachable |= reachable;

@@ -215,9 +215,11 @@ Uniformity Uniformity::compute(const Inputs& in) {
   using ValueId = ReachingDefs::ValueId;
   std::vector<char> clean(static_cast<size_t>(rd.num_values()), 0), dirty(clean.size(), 0);
   std::vector<int> stamp(clean.size(), -1);
+  std::vector<int> in_p(static_cast<size_t>(cfg.size()), -1);  // block -> last point marking it
   auto sync_walk = [&](int p) {
     bool changed_here = false;
     std::vector<ValueId> work, visited;
+    for (NodeId b : u.region(p)) in_p[static_cast<size_t>(b)] = p;
     for (NodeId b : u.region(p))
       for (int d = cfg.block(b).begin; d < cfg.block(b).end; ++d)
         for (ValueId v : rd.values_of_inst(d))
@@ -229,16 +231,16 @@ Uniformity Uniformity::compute(const Inputs& in) {
       const ValueId v = work.back();
       work.pop_back();
       visited.push_back(v);
-      for (const ReachingDefs::Use& use : rd.uses_of(v)) {
-        auto& s = u.sync_div_[static_cast<size_t>(use.inst)];
-        if (std::find(s.begin(), s.end(), use.reg) != s.end()) continue;
-        if (u.in_region(p, cfg.node_of_inst(use.inst))) {
+      rd.for_each_use(v, [&](int use, int reg) {
+        auto& s = u.sync_div_[static_cast<size_t>(use)];
+        if (std::find(s.begin(), s.end(), reg) != s.end()) return;
+        if (in_p[static_cast<size_t>(cfg.node_of_inst(use))] == p) {
           dirty[static_cast<size_t>(v)] = 1;
-          continue;
+          return;
         }
-        s.push_back(use.reg);
+        s.push_back(reg);
         changed_here = true;
-      }
+      });
       for (ValueId w : rd.value_users(v))
         if (!clean[static_cast<size_t>(w)] && stamp[static_cast<size_t>(w)] != p) {
           stamp[static_cast<size_t>(w)] = p;
