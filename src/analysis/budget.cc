@@ -10,7 +10,7 @@ void AnalysisBudget::spend(std::uint64_t n, const char* what) {
   throw AnalysisTooLarge(fmt::format(
       "function '{}' is too large to analyse: its {} pass the analysis budget of {} entries "
       "(about {} MB; --analysis-budget, 0 = no limit)",
-      function_, what, limit_, limit_ * 8 / 1'000'000));
+      function_, what, limit_, limit_ * 6 / 1'000'000));
 }
 
 }  // namespace simtsync::analysis

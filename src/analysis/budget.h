@@ -17,8 +17,8 @@
 
 namespace simtsync::analysis {
 
-// About 8 bytes an entry: the default keeps a function's analysis near 200 MB.
-inline constexpr std::uint64_t kDefaultBudgetEntries = 24'000'000;
+// 4 to 8 bytes an entry: the default keeps a refused function near 200 MB (docs/ssde.md).
+inline constexpr std::uint64_t kDefaultBudgetEntries = 32'000'000;
 
 class AnalysisTooLarge : public Error {
  public:

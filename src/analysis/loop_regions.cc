@@ -94,6 +94,10 @@ std::vector<LoopRegion> compute_loop_regions(const Cfg& cfg, const DomTree& pdom
       branches.push_back(std::move(bp));
     }
   std::vector<LoopRegion> out(loops.loops().size());
+  std::vector<int> barrier(static_cast<size_t>(cfg.num_blocks()), -1);  // found once per block
+  if (!loops.loops().empty())
+    for (NodeId b = 0; b < cfg.num_blocks(); ++b)
+      barrier[static_cast<size_t>(b)] = first_barrier(cfg, b);
   for (const Loop& l : loops.loops()) {
     LoopRegion& r = out[static_cast<size_t>(l.id)];
     if (l.exit_edges.empty()) continue;
@@ -111,7 +115,7 @@ std::vector<LoopRegion> compute_loop_regions(const Cfg& cfg, const DomTree& pdom
         const NodeId n = work.back();
         work.pop_back();
         r.reachable.push_back(n);
-        if (int b = first_barrier(cfg, n); b >= 0) {
+        if (int b = barrier[static_cast<size_t>(n)]; b >= 0) {
           r.barrier_cut[n] = b;
           continue;
         }

@@ -70,6 +70,7 @@ class LoopInfo {
  private:
   std::vector<Loop> loops_;
   std::vector<int> innermost_;
+  std::vector<int> first_with_header_;  // node -> first loop with that header, -1
   std::vector<Edge> irreducible_;
 };
 

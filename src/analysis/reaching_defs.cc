@@ -167,10 +167,11 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     r.entry_val_[reg] = r.new_value(kEntryDef, static_cast<int>(reg));
   r.merges_.assign(succs.size(), {});
   std::vector<int> has_merge(succs.size(), -1), queued(succs.size(), -1);
-  size_t merges = 0;
+  size_t merges = 0, walked = 0;  // frontier walks are work: 64 a charged entry
   for (size_t reg = 0; reg < nregs; ++reg) {
     const int tag = static_cast<int>(reg);
-    charge(budget, r.vinst_.size() - merges, "merge values");
+    charge(budget, r.vinst_.size() - merges + walked / 64, "merge values and frontier walks");
+    walked = 0;
     merges = r.vinst_.size();
     work.clear();
     auto queue = [&](NodeId b) {
@@ -183,6 +184,7 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     while (!work.empty()) {
       const NodeId x = work.back();
       work.pop_back();
+      walked += df[static_cast<size_t>(x)].size();
       for (NodeId y : df[static_cast<size_t>(x)]) {
         if (has_merge[static_cast<size_t>(y)] == tag) continue;
         has_merge[static_cast<size_t>(y)] = tag;
