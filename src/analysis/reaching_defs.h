@@ -60,6 +60,11 @@ class ReachingDefs {
   }
   // The values instruction `inst` defines (one per register).
   std::vector<ValueId> values_of_inst(int inst) const;
+  // The same without building a list: [first, last) of the values `inst` defines.
+  std::pair<const ValueId*, const ValueId*> value_range(int inst) const {
+    const auto ui = static_cast<size_t>(inst);
+    return {def_val_.data() + def_begin_[ui], def_val_.data() + def_begin_[ui + 1]};
+  }
   // The (instruction, register) uses that read value `v` (uses() of each instruction).
   struct Use {
     int inst;

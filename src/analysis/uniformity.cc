@@ -222,8 +222,9 @@ Uniformity Uniformity::compute(const Inputs& in) {
     for (NodeId b : u.region(p)) in_p[static_cast<size_t>(b)] = p;
     for (NodeId b : u.region(p))
       for (int d = cfg.block(b).begin; d < cfg.block(b).end; ++d)
-        for (ValueId v : rd.values_of_inst(d))
-          if (!clean[static_cast<size_t>(v)] && stamp[static_cast<size_t>(v)] != p) {
+        for (auto [it, end] = rd.value_range(d); it != end; ++it)
+          if (const ValueId v = *it;
+              !clean[static_cast<size_t>(v)] && stamp[static_cast<size_t>(v)] != p) {
             stamp[static_cast<size_t>(v)] = p;
             work.push_back(v);
           }
