@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <set>
 
 #include "analysis/printer.h"
@@ -77,6 +78,7 @@ analysis::AnalysisOptions AnalysisFlags::options() const {
   a.detect.uniformity = !no_uniformity;
   a.split_loops = !no_split;
   a.inline_calls = !no_inline;
+  a.budget_entries = budget;
   return a;
 }
 
@@ -96,6 +98,10 @@ void add_analysis_flags(CLI::App* cmd, AnalysisFlags& f) {
                 "Algorithm 1 as published: warp-uniform busy-waits count as SIMT deadlocks");
   cmd->add_flag("--no-split-loops", f.no_split, "loops that share a header stay one loop");
   cmd->add_flag("--no-inline", f.no_inline, "do not inline calls (intra-procedural)");
+  cmd->add_option("--analysis-budget", f.budget,
+                  "entries (about 8 bytes each) one function's analysis may hold before it is "
+                  "skipped (analyze) or refused (exit 4); 0 = no limit")
+      ->capture_default_str();
 }
 
 void add_analyze_extras(CLI::App* cmd, AnalyzeOptions& o) {
@@ -147,6 +153,7 @@ int cmd_analyze(const AnalyzeOptions& in) {
   }
   nlohmann::json all = nlohmann::json::array();
   bool any = false;
+  int rc = 0;
   for (const auto& path : o.paths) {
     const ptx::Module m = ptx::parse_module(load_ptx_text(path, o.nvcc), path);
     const std::set<std::string> called =
@@ -156,7 +163,17 @@ int cmd_analyze(const AnalyzeOptions& in) {
       if (o.kernel.empty() && !f.is_entry && called.count(f.name)) continue;  // inlined
       if (!o.kernel.empty() && f.name != o.kernel) continue;
       any = true;
-      const analysis::FunctionAnalysis a(m, f, aopts);
+      std::unique_ptr<analysis::FunctionAnalysis> held;
+      try {
+        held = std::make_unique<analysis::FunctionAnalysis>(m, f, aopts);
+      } catch (const analysis::AnalysisTooLarge& e) {
+        // Skipped, named, and the run ends with exit 4; the other functions are reported.
+        fmt::print(stderr, "simtsync: warning: {}: {}; skipped\n", path, e.what());
+        if (!o.json) fmt::print("kernel {}: skipped (too large to analyse)\n", f.name);
+        rc = static_cast<int>(ExitCode::kUnsupported);
+        continue;
+      }
+      const analysis::FunctionAnalysis& a = *held;
       const analysis::DeadlockReport rep = a.report();
       if (o.json) {
         auto j = analysis::deadlock_json(rep);
@@ -177,7 +194,7 @@ int cmd_analyze(const AnalyzeOptions& in) {
   }
   if (!any && !o.kernel.empty()) throw usage_error(fmt::format("no function named '{}'", o.kernel));
   if (o.json) std::cout << all.dump(2) << "\n";
-  return 0;
+  return rc;
 }
 
 }  // namespace simtsync::tools

@@ -9,6 +9,7 @@
 // stdout carries only the report (text or JSON); nvcc's own output goes to stderr.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct AnalysisFlags {
   bool no_uniformity = false;     // Algorithm 1 as published (no busy-wait separation)
   bool no_split = false;          // loops sharing a header stay one loop
   bool no_inline = false;         // intra-procedural only
+  // Entries one function's analysis may hold (analysis/budget.h); 0 = no limit.
+  std::uint64_t budget = analysis::kDefaultBudgetEntries;
   analysis::AnalysisOptions options() const;
 };
 

@@ -16,12 +16,13 @@ const ptx::Function* FunctionAnalysis::pick(const ptx::Module& m, const ptx::Fun
 FunctionAnalysis::FunctionAnalysis(const ptx::Module& m, const ptx::Function& f,
                                    const AnalysisOptions& o)
     : module_(&m),
+      budget_(o.budget_entries, f.name),
       func_(pick(m, f, o, *this)),
       cfg_(*func_),
       dom_(DomTree::dominators(cfg_)),
       pdom_(DomTree::post_dominators(cfg_)),
-      loops_(LoopInfo::compute(cfg_, dom_, LoopOptions{o.split_loops})),
-      dl_(SimtDeadlock::compute({&cfg_, &dom_, &pdom_, &loops_, &m}, o.detect)),
+      loops_(LoopInfo::compute(cfg_, dom_, LoopOptions{o.split_loops, &budget_})),
+      dl_(SimtDeadlock::compute({&cfg_, &dom_, &pdom_, &loops_, &m, &budget_}, o.detect)),
       safe_(SafePdom::compute(cfg_, pdom_, loops_, dl_)) {}
 
 DeadlockReport FunctionAnalysis::report() const {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/budget.h"
 #include "analysis/deadlock_printer.h"
 #include "analysis/inliner.h"
 #include "analysis/safe_pdom.h"
@@ -25,6 +26,8 @@ struct AnalysisOptions {
   bool split_loops = true;   // one loop per distinct back-edge body of a shared header
   bool inline_calls = true;  // interprocedural by inlining
   InlineOptions inlining;
+  // Entries one function's analysis may hold before it is refused (budget.h); 0: no limit.
+  std::uint64_t budget_entries = kDefaultBudgetEntries;
 };
 
 class FunctionAnalysis {
@@ -49,6 +52,7 @@ class FunctionAnalysis {
                                    const AnalysisOptions& o, FunctionAnalysis& self);
 
   const ptx::Module* module_;
+  AnalysisBudget budget_;  // before the analyses: they charge it while they are built
   std::unique_ptr<ptx::Function> inlined_;
   int inlined_calls_ = 0;
   std::vector<std::string> not_analysed_;

@@ -45,38 +45,71 @@ DomTree DomTree::compute(const GraphView& g, Direction d) {
   t.root_ = g.root;
   const auto n = static_cast<size_t>(g.size());
   const std::vector<NodeId> po = postorder(g);
-  std::vector<int> po_num(n, -1);
-  for (size_t i = 0; i < po.size(); ++i) po_num[static_cast<size_t>(po[i])] = static_cast<int>(i);
   t.rpo_.assign(po.rbegin(), po.rend());
 
-  // Cooper-Harvey-Kennedy: idom[root] = root while iterating; processed = idom assigned.
-  std::vector<NodeId> idom(n, kNoNode);
-  idom[static_cast<size_t>(g.root)] = g.root;
-  auto intersect = [&](NodeId a, NodeId b) {
-    while (a != b) {
-      while (po_num[static_cast<size_t>(a)] < po_num[static_cast<size_t>(b)])
-        a = idom[static_cast<size_t>(a)];
-      while (po_num[static_cast<size_t>(b)] < po_num[static_cast<size_t>(a)])
-        b = idom[static_cast<size_t>(b)];
-    }
-    return a;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (NodeId v : t.rpo_) {
-      if (v == g.root) continue;
-      NodeId nd = kNoNode;
-      for (NodeId p : (*g.preds)[static_cast<size_t>(v)]) {
-        if (idom[static_cast<size_t>(p)] == kNoNode) continue;  // unprocessed or unreachable
-        nd = nd == kNoNode ? p : intersect(p, nd);
+  // Semi-NCA (Georgiadis; Lengauer-Tarjan's semidominators, then nearest common ancestors in
+  // the DFS tree). Near-linear: the iterative Cooper-Harvey-Kennedy scheme used before needs a
+  // pass per level of loop nesting, quadratic on thousands of nested loops (issue 46). The
+  // immediate dominator is unique, so the tree is the same.
+  std::vector<int> num(n, -1), parent;  // DFS preorder number; parent by number
+  std::vector<NodeId> vert;
+  {
+    std::vector<std::pair<NodeId, size_t>> work{{g.root, 0}};
+    num[static_cast<size_t>(g.root)] = 0;
+    vert.push_back(g.root);
+    parent.push_back(-1);
+    while (!work.empty()) {
+      auto& [v, pos] = work.back();
+      const auto& out = (*g.succs)[static_cast<size_t>(v)];
+      if (pos < out.size()) {
+        const NodeId w = out[pos++];
+        if (num[static_cast<size_t>(w)] < 0) {
+          num[static_cast<size_t>(w)] = static_cast<int>(vert.size());
+          parent.push_back(num[static_cast<size_t>(v)]);
+          vert.push_back(w);
+          work.emplace_back(w, 0);
+        }
+        continue;
       }
-      if (nd != idom[static_cast<size_t>(v)]) {
-        idom[static_cast<size_t>(v)] = nd;
-        changed = true;
-      }
+      work.pop_back();
     }
   }
-  idom[static_cast<size_t>(g.root)] = kNoNode;
+  const size_t m = vert.size();
+  std::vector<int> semi(m), label(m), anc(m, -1), path;
+  for (size_t i = 0; i < m; ++i) semi[i] = label[i] = static_cast<int>(i);
+  auto eval = [&](int v) {
+    if (anc[static_cast<size_t>(v)] < 0) return v;
+    path.clear();
+    for (int x = v; anc[static_cast<size_t>(anc[static_cast<size_t>(x)])] >= 0;
+         x = anc[static_cast<size_t>(x)])
+      path.push_back(x);
+    while (!path.empty()) {  // compress from the top of the path down
+      const auto y = static_cast<size_t>(path.back());
+      path.pop_back();
+      const auto a = static_cast<size_t>(anc[y]);
+      if (semi[static_cast<size_t>(label[a])] < semi[static_cast<size_t>(label[y])])
+        label[y] = label[a];
+      anc[y] = anc[a];
+    }
+    return label[static_cast<size_t>(v)];
+  };
+  for (size_t i = m - 1; i >= 1; --i) {
+    for (NodeId p : (*g.preds)[static_cast<size_t>(vert[i])]) {
+      const int v = num[static_cast<size_t>(p)];
+      if (v < 0) continue;  // unreachable from the root
+      semi[i] = std::min(semi[i], semi[static_cast<size_t>(eval(v))]);
+    }
+    anc[i] = parent[i];
+  }
+  std::vector<int> dn(m, -1);  // idom by number
+  for (size_t i = 1; i < m; ++i) {
+    int d = parent[i];
+    while (d > semi[i]) d = dn[static_cast<size_t>(d)];
+    dn[i] = d;
+  }
+  std::vector<NodeId> idom(n, kNoNode);
+  for (size_t i = 1; i < m; ++i)
+    idom[static_cast<size_t>(vert[i])] = vert[static_cast<size_t>(dn[i])];
   t.idom_ = std::move(idom);
   t.number_tree();
   return t;

@@ -18,6 +18,7 @@
 #include <map>
 #include <vector>
 
+#include "analysis/budget.h"
 #include "analysis/cfg.h"
 #include "analysis/dominators.h"
 #include "analysis/loops.h"
@@ -27,16 +28,16 @@ namespace simtsync::analysis {
 
 struct LoopRegion {
   NodeId reconverge = kNoNode;
-  std::vector<NodeId> reachable;                      // ascending
-  std::map<NodeId, int> barrier_cut;                  // reachable block -> first barrier inst
-  std::map<NodeId, std::vector<int>> parallel;        // block -> ParaBrSet (branch insts)
+  std::vector<NodeId> reachable;                // ascending
+  std::map<NodeId, int> barrier_cut;            // reachable block -> first barrier inst
+  std::map<NodeId, std::vector<int>> parallel;  // block -> ParaBrSet (branch insts)
   std::vector<int> reach_branches(const Cfg& cfg, NodeId bb) const;
   bool is_reachable(NodeId n) const;
 };
 
 // One LoopRegion per loop of `loops`, in loop order.
 std::vector<LoopRegion> compute_loop_regions(const Cfg& cfg, const DomTree& pdom,
-                                             const LoopInfo& loops,
-                                             const ReconvergenceTable& rec);
+                                             const LoopInfo& loops, const ReconvergenceTable& rec,
+                                             AnalysisBudget* budget = nullptr);
 
 }  // namespace simtsync::analysis

@@ -15,7 +15,7 @@ void sort_unique(std::vector<T>& v) {
 
 // Body of the loop with header h and the given latches: backward walk stopping at h.
 std::vector<NodeId> loop_body(const Cfg& cfg, const DomTree& dom, NodeId h,
-                              const std::vector<NodeId>& latches) {
+                              const std::vector<NodeId>& latches, AnalysisBudget* budget) {
   std::vector<char> in(static_cast<size_t>(cfg.size()), 0);
   in[static_cast<size_t>(h)] = 1;
   std::vector<NodeId> body{h}, work;
@@ -36,6 +36,7 @@ std::vector<NodeId> loop_body(const Cfg& cfg, const DomTree& dom, NodeId h,
       work.push_back(p);
     }
   }
+  charge(budget, body.size(), "loop bodies");
   std::sort(body.begin(), body.end());
   return body;
 }
@@ -77,15 +78,19 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions
     if (!dom.dominates(e.second, e.first)) info.irreducible_.push_back(e);
   sort_unique(info.irreducible_);
 
+  std::vector<char> in_body(static_cast<size_t>(cfg.size()), 0);  // scratch, cleared after use
   auto add_loop = [&](NodeId h, std::vector<NodeId> latches, std::vector<NodeId> blocks) {
     Loop l;
     l.id = static_cast<int>(info.loops_.size());
     l.header = h;
     l.blocks = std::move(blocks);
     l.latches = std::move(latches);
+    for (NodeId b : l.blocks) in_body[static_cast<size_t>(b)] = 1;
     for (NodeId b : l.blocks)
       for (NodeId s : cfg.succs(b))
-        if (!l.contains(s) && !cfg.is_virtual_edge(b, s)) l.exit_edges.emplace_back(b, s);
+        if (!in_body[static_cast<size_t>(s)] && !cfg.is_virtual_edge(b, s))
+          l.exit_edges.emplace_back(b, s);
+    for (NodeId b : l.blocks) in_body[static_cast<size_t>(b)] = 0;
     std::sort(l.exit_edges.begin(), l.exit_edges.end());
     for (const Edge& e : l.exit_edges) {
       l.exiting_blocks.push_back(e.first);
@@ -103,7 +108,7 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions
       if (dom.contains(p) && dom.dominates(h, p)) latches.push_back(p);
     if (latches.empty()) continue;
     std::sort(latches.begin(), latches.end());
-    std::vector<NodeId> merged = loop_body(cfg, dom, h, latches);
+    std::vector<NodeId> merged = loop_body(cfg, dom, h, latches, o.budget);
     if (!o.split_shared_headers || latches.size() < 2) {
       add_loop(h, latches, std::move(merged));
       continue;
@@ -111,7 +116,7 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions
     // One body per latch; the distinct ones smaller than the merged body become inner loops,
     // largest first so that an enclosing same-header loop precedes the loops inside it.
     std::vector<std::vector<NodeId>> bodies;
-    for (NodeId t : latches) bodies.push_back(loop_body(cfg, dom, h, {t}));
+    for (NodeId t : latches) bodies.push_back(loop_body(cfg, dom, h, {t}, o.budget));
     // Only bodies nested in another latch's body are loops of their own (a spin inside a
     // retry loop); bodies that merely share the header are arms of one loop (a `continue` in
     // each branch, SSDE's switch block) and stay merged.
@@ -141,7 +146,11 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions
   // Nesting: a later loop whose header lies in an earlier loop's body is inside it; the last
   // such loop in preorder is the innermost one.
   for (Loop& l : info.loops_) {
-    for (int p = l.id - 1; p >= 0; --p) {
+    // The last loop so far holding the header is the answer unless it shares the header (a
+    // split loop): only then scan back (issue 46: a scan for every loop was quadratic).
+    const int last = info.innermost_[static_cast<size_t>(l.header)];
+    const bool shared = last >= 0 && info.loops_[static_cast<size_t>(last)].header == l.header;
+    for (int p = shared ? l.id - 1 : -1; p >= 0; --p) {
       const Loop& outer = info.loops_[static_cast<size_t>(p)];
       if (!outer.contains(l.header)) continue;
       if (outer.header == l.header && !std::includes(outer.blocks.begin(), outer.blocks.end(),
@@ -150,6 +159,7 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions
       l.parent = p;
       break;
     }
+    if (!shared) l.parent = last;
     if (l.parent >= 0) {
       Loop& p = info.loops_[static_cast<size_t>(l.parent)];
       p.children.push_back(l.id);
@@ -157,13 +167,17 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions
     }
     for (NodeId b : l.blocks) info.innermost_[static_cast<size_t>(b)] = l.id;
   }
+  info.first_with_header_.assign(static_cast<size_t>(cfg.size()), -1);
+  for (const Loop& l : info.loops_)
+    if (info.first_with_header_[static_cast<size_t>(l.header)] < 0)
+      info.first_with_header_[static_cast<size_t>(l.header)] = l.id;
   return info;
 }
 
 int LoopInfo::loop_with_header(NodeId h) const {
-  for (const Loop& l : loops_)
-    if (l.header == h) return l.id;
-  return -1;
+  return h >= 0 && static_cast<size_t>(h) < first_with_header_.size()
+             ? first_with_header_[static_cast<size_t>(h)]
+             : -1;
 }
 
 int LoopInfo::depth_of(NodeId n) const {

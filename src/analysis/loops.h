@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/budget.h"
 #include "analysis/cfg.h"
 #include "analysis/dominators.h"
 
@@ -50,6 +51,7 @@ struct Loop {
 
 struct LoopOptions {
   bool split_shared_headers = false;
+  AnalysisBudget* budget = nullptr;  // charged the loop bodies (may be null)
 };
 
 class LoopInfo {
@@ -68,6 +70,7 @@ class LoopInfo {
  private:
   std::vector<Loop> loops_;
   std::vector<int> innermost_;
+  std::vector<int> first_with_header_;  // node -> first loop with that header, -1
   std::vector<Edge> irreducible_;
 };
 

@@ -1,114 +1,390 @@
 #include "analysis/reaching_defs.h"
 
 #include <algorithm>
+#include <unordered_set>
 
+#include "analysis/dominators.h"
 #include "analysis/inst_info.h"
+#include "analysis/scc.h"
 
 namespace simtsync::analysis {
 namespace {
 
-using Bits = std::vector<std::uint64_t>;
-void set(Bits& b, int i) { b[static_cast<size_t>(i) / 64] |= 1ULL << (i % 64); }
-void clear(Bits& b, int i) { b[static_cast<size_t>(i) / 64] &= ~(1ULL << (i % 64)); }
-bool test(const Bits& b, int i) { return (b[static_cast<size_t>(i) / 64] >> (i % 64)) & 1; }
+// The registers of `regs` inside [0, nregs), each once, in first-seen order.
+void valid_unique(std::vector<int>& regs, size_t nregs) {
+  std::vector<int> out;
+  for (int r : regs)
+    if (r >= 0 && static_cast<size_t>(r) < nregs &&
+        std::find(out.begin(), out.end(), r) == out.end())
+      out.push_back(r);
+  regs = std::move(out);
+}
 
 }  // namespace
 
-ReachingDefs ReachingDefs::compute(const Cfg& cfg) {
+ReachingDefs::ValueId ReachingDefs::new_value(int inst, int reg) {
+  (void)reg;
+  vinst_.push_back(inst);
+  ops_.emplace_back();
+  return static_cast<ValueId>(vinst_.size() - 1);
+}
+
+ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
   const ptx::Function& f = cfg.function();
   ReachingDefs r;
   r.cfg_ = &cfg;
   const size_t nregs = f.regs.size();
+  const size_t ninst = f.insts.size();
   r.by_reg_.assign(nregs, {});
-  r.ids_by_reg_.assign(nregs, {});
-  r.entry_id_.assign(nregs, -1);
-  // Entry pseudo-definitions first, one per register.
-  for (size_t reg = 0; reg < nregs; ++reg) {
-    r.entry_id_[reg] = static_cast<int>(r.def_inst_.size());
-    r.def_inst_.push_back(kEntryDef);
-    r.def_reg_.push_back(static_cast<int>(reg));
-    r.ids_by_reg_[reg].push_back(r.entry_id_[reg]);
+
+  // Uses and definitions of every instruction (each register once), as CSR arrays.
+  r.use_begin_.assign(ninst + 1, 0);
+  r.def_begin_.assign(ninst + 1, 0);
+  std::vector<int> def_reg;
+  for (size_t i = 0; i < ninst; ++i) {
+    std::vector<int> u = uses(f.insts[i]);
+    valid_unique(u, nregs);
+    r.use_reg_.insert(r.use_reg_.end(), u.begin(), u.end());
+    r.use_begin_[i + 1] = static_cast<int>(r.use_reg_.size());
+    std::vector<int> d = defs(f.insts[i]);
+    valid_unique(d, nregs);
+    for (int reg : d) r.by_reg_[static_cast<size_t>(reg)].push_back(static_cast<int>(i));
+    def_reg.insert(def_reg.end(), d.begin(), d.end());
+    r.def_begin_[i + 1] = static_cast<int>(def_reg.size());
   }
-  std::vector<std::vector<int>> ids_of_inst(f.insts.size());
-  for (size_t i = 0; i < f.insts.size(); ++i) {
-    for (int reg : defs(f.insts[i])) {
-      if (reg < 0 || static_cast<size_t>(reg) >= nregs) continue;
-      const int id = static_cast<int>(r.def_inst_.size());
-      r.def_inst_.push_back(static_cast<int>(i));
-      r.def_reg_.push_back(reg);
-      r.ids_by_reg_[static_cast<size_t>(reg)].push_back(id);
-      if (r.by_reg_[static_cast<size_t>(reg)].empty() ||
-          r.by_reg_[static_cast<size_t>(reg)].back() != static_cast<int>(i))
-        r.by_reg_[static_cast<size_t>(reg)].push_back(static_cast<int>(i));
-      ids_of_inst[i].push_back(id);
-    }
-  }
-  const size_t words = (r.def_inst_.size() + 63) / 64;
+  r.use_val_.assign(r.use_reg_.size(), kNoValue);
+  r.def_val_.assign(def_reg.size(), kNoValue);
+
+  // The graph with one root above ENTRY and above every node ENTRY does not reach: the root
+  // holds no definition, so the added edges change no reaching set, and every node gets a
+  // dominator.
   const int n = cfg.size();
-  // Transfer function of a block: OUT = gen U (IN - kill).
-  auto transfer = [&](NodeId b, Bits bits) {
-    if (!cfg.is_block(b)) return bits;
-    const auto& bb = cfg.block(b);
-    for (int i = bb.begin; i < bb.end; ++i) {
-      const bool guarded = f.insts[static_cast<size_t>(i)].guard.reg >= 0;
-      for (int id : ids_of_inst[static_cast<size_t>(i)]) {
-        if (!guarded)
-          for (int k : r.ids_by_reg_[static_cast<size_t>(r.def_reg_[static_cast<size_t>(id)])])
-            clear(bits, k);
-        set(bits, id);
+  const NodeId root = n;
+  std::vector<std::vector<NodeId>> succs(static_cast<size_t>(n) + 1), preds(succs.size());
+  for (NodeId v = 0; v < n; ++v) {
+    succs[static_cast<size_t>(v)] = cfg.succs(v);
+    preds[static_cast<size_t>(v)] = cfg.preds(v);
+  }
+  std::vector<char> reached(static_cast<size_t>(n), 0);
+  std::vector<NodeId> work{cfg.entry()};
+  reached[static_cast<size_t>(cfg.entry())] = 1;
+  while (!work.empty()) {
+    const NodeId v = work.back();
+    work.pop_back();
+    for (NodeId s : cfg.succs(v))
+      if (!reached[static_cast<size_t>(s)]) {
+        reached[static_cast<size_t>(s)] = 1;
+        work.push_back(s);
+      }
+  }
+  for (NodeId v = 0; v < n; ++v)
+    if (v == cfg.entry() || !reached[static_cast<size_t>(v)]) {
+      succs[static_cast<size_t>(root)].push_back(v);
+      preds[static_cast<size_t>(v)].push_back(root);
+    }
+  const DomTree dt = DomTree::compute(GraphView{root, &succs, &preds}, Direction::kForward);
+
+  // Dominance frontiers (Cooper, Harvey and Kennedy).
+  std::vector<std::vector<NodeId>> df(succs.size());
+  for (NodeId b = 0; b <= n; ++b) {
+    if (preds[static_cast<size_t>(b)].size() < 2) continue;
+    std::uint64_t added = 0;
+    for (NodeId p : preds[static_cast<size_t>(b)]) {
+      for (NodeId x = p; x != kNoNode && x != dt.idom(b); x = dt.idom(x)) {
+        auto& d = df[static_cast<size_t>(x)];
+        if (!d.empty() && d.back() == b) break;  // this walk was already made for b
+        d.push_back(b);
+        ++added;
       }
     }
-    return bits;
+    charge(budget, added, "dominance frontiers");
+  }
+
+  // Liveness, asked only where a merge could go (pruned SSA): is `reg` read on some path from
+  // the start of `j` before an unguarded definition? Without it, a counter of each of a few
+  // thousand nested loops would get a merge at every enclosing header (minimal SSA is
+  // quadratic there). A search that finds no use proves every block it saw dead too, which
+  // later searches for the same register reuse.
+  std::vector<std::vector<int>> uses_by_reg(nregs), kills_by_reg(nregs);
+  for (size_t i = 0; i < ninst; ++i) {
+    for (int k = r.use_begin_[i]; k < r.use_begin_[i + 1]; ++k)
+      uses_by_reg[static_cast<size_t>(r.use_reg_[static_cast<size_t>(k)])].push_back(
+          static_cast<int>(i));
+    if (f.insts[i].guard.reg < 0)
+      for (int k = r.def_begin_[i]; k < r.def_begin_[i + 1]; ++k)
+        kills_by_reg[static_cast<size_t>(def_reg[static_cast<size_t>(k)])].push_back(
+            static_cast<int>(i));
+  }
+  // A block reaches a use only when its component of the CFG comes no later than the use's
+  // (scc.h: edges go to smaller ids), so the search never enters the code after the last
+  // use: a register read only near its definition is not searched to the end of the function.
+  const std::vector<int> comp =
+      strongly_connected_components(cfg.view(Direction::kForward), {}).component;
+  std::vector<int> min_use_comp(nregs, INT32_MAX);
+  for (size_t reg = 0; reg < nregs; ++reg)
+    for (int i : uses_by_reg[reg])
+      min_use_comp[reg] =
+          std::min(min_use_comp[reg], comp[static_cast<size_t>(cfg.node_of_inst(i))]);
+  std::vector<int> dead_for(succs.size(), -1), seen_in(succs.size(), -1);
+  int search = 0;
+  auto first_at = [](const std::vector<int>& v, int begin, int end) {
+    auto it = std::lower_bound(v.begin(), v.end(), begin);
+    return it != v.end() && *it < end ? *it : -1;
   };
-  r.in_.assign(static_cast<size_t>(n), Bits(words, 0));
-  std::vector<Bits> out(static_cast<size_t>(n), Bits(words, 0));
-  Bits entry_bits(words, 0);
-  for (size_t reg = 0; reg < nregs; ++reg) set(entry_bits, r.entry_id_[reg]);
-  out[static_cast<size_t>(cfg.entry())] = entry_bits;
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (NodeId b = 0; b < n; ++b) {
-      if (b == cfg.entry()) continue;
-      Bits in(words, 0);
-      for (NodeId p : cfg.preds(b))
-        for (size_t w = 0; w < words; ++w) in[w] |= out[static_cast<size_t>(p)][w];
-      Bits o = transfer(b, in);
-      r.in_[static_cast<size_t>(b)] = std::move(in);
-      if (o != out[static_cast<size_t>(b)]) {
-        out[static_cast<size_t>(b)] = std::move(o);
-        changed = true;
+  auto live_in = [&](int reg, NodeId j) {
+    ++search;
+    const auto& us = uses_by_reg[static_cast<size_t>(reg)];
+    const auto& ks = kills_by_reg[static_cast<size_t>(reg)];
+    if (j >= n || comp[static_cast<size_t>(j)] < min_use_comp[static_cast<size_t>(reg)])
+      return false;
+    std::vector<NodeId> todo{j}, saw;
+    seen_in[static_cast<size_t>(j)] = search;
+    while (!todo.empty()) {
+      const NodeId b = todo.back();
+      todo.pop_back();
+      saw.push_back(b);
+      if (cfg.is_block(b)) {
+        const int u = first_at(us, cfg.block(b).begin, cfg.block(b).end);
+        const int k = first_at(ks, cfg.block(b).begin, cfg.block(b).end);
+        if (u >= 0 && (k < 0 || u <= k)) return true;
+        if (k >= 0) continue;
+      }
+      for (NodeId s : cfg.succs(b))
+        if (seen_in[static_cast<size_t>(s)] != search && dead_for[static_cast<size_t>(s)] != reg &&
+            comp[static_cast<size_t>(s)] >= min_use_comp[static_cast<size_t>(reg)]) {
+          seen_in[static_cast<size_t>(s)] = search;
+          todo.push_back(s);
+        }
+    }
+    for (NodeId b : saw) dead_for[static_cast<size_t>(b)] = reg;
+    return false;
+  };
+
+  // Entry values, then merge values at the iterated dominance frontier of each register's
+  // definition blocks (ENTRY defines every register) where the register is live.
+  r.entry_val_.resize(nregs);
+  for (size_t reg = 0; reg < nregs; ++reg)
+    r.entry_val_[reg] = r.new_value(kEntryDef, static_cast<int>(reg));
+  r.merges_.assign(succs.size(), {});
+  std::vector<int> has_merge(succs.size(), -1), queued(succs.size(), -1);
+  size_t merges = 0, walked = 0;  // frontier walks are work: 64 a charged entry
+  for (size_t reg = 0; reg < nregs; ++reg) {
+    const int tag = static_cast<int>(reg);
+    charge(budget, r.vinst_.size() - merges + walked / 64, "merge values and frontier walks");
+    walked = 0;
+    merges = r.vinst_.size();
+    work.clear();
+    auto queue = [&](NodeId b) {
+      if (queued[static_cast<size_t>(b)] == tag) return;
+      queued[static_cast<size_t>(b)] = tag;
+      work.push_back(b);
+    };
+    queue(cfg.entry());
+    for (int i : r.by_reg_[reg]) queue(cfg.node_of_inst(i));
+    while (!work.empty()) {
+      const NodeId x = work.back();
+      work.pop_back();
+      walked += df[static_cast<size_t>(x)].size();
+      for (NodeId y : df[static_cast<size_t>(x)]) {
+        if (has_merge[static_cast<size_t>(y)] == tag) continue;
+        has_merge[static_cast<size_t>(y)] = tag;
+        if (live_in(tag, y))
+          r.merges_[static_cast<size_t>(y)].emplace_back(tag, r.new_value(kMerge, tag));
+        queue(y);  // a block of the frontier whether or not the merge is kept
       }
     }
   }
+  df.clear();
+  df.shrink_to_fit();
+
+  // Renaming: a walk of the dominator tree with one stack of values per register.
+  std::vector<std::vector<NodeId>> children(succs.size());
+  for (NodeId v = 0; v <= n; ++v)
+    if (dt.idom(v) != kNoNode) children[static_cast<size_t>(dt.idom(v))].push_back(v);
+  std::vector<std::vector<ValueId>> stack(nregs);
+  std::vector<int> log;  // registers pushed, popped when the walk leaves the node
+  auto top = [&](int reg) {
+    const auto& s = stack[static_cast<size_t>(reg)];
+    return s.empty() ? kNoValue : s.back();
+  };
+  auto push = [&](int reg, ValueId v) {
+    stack[static_cast<size_t>(reg)].push_back(v);
+    log.push_back(reg);
+  };
+  struct Frame {
+    NodeId node;
+    size_t next_child;
+    size_t log_size;
+  };
+  std::vector<Frame> frames;
+  auto enter = [&](NodeId b) {
+    frames.push_back(Frame{b, 0, log.size()});
+    for (const auto& [reg, v] : r.merges_[static_cast<size_t>(b)]) push(reg, v);
+    if (b == cfg.entry())
+      for (size_t reg = 0; reg < nregs; ++reg) push(static_cast<int>(reg), r.entry_val_[reg]);
+    if (cfg.is_block(b)) {
+      for (int i = cfg.block(b).begin; i < cfg.block(b).end; ++i) {
+        const auto ui = static_cast<size_t>(i);
+        for (int k = r.use_begin_[ui]; k < r.use_begin_[ui + 1]; ++k)
+          r.use_val_[static_cast<size_t>(k)] = top(r.use_reg_[static_cast<size_t>(k)]);
+        const bool guarded = f.insts[ui].guard.reg >= 0;
+        for (int k = r.def_begin_[ui]; k < r.def_begin_[ui + 1]; ++k) {
+          const int reg = def_reg[static_cast<size_t>(k)];
+          const ValueId before = top(reg);
+          const ValueId v = r.new_value(i, reg);
+          if (guarded && before != kNoValue) r.ops_[static_cast<size_t>(v)].push_back(before);
+          r.def_val_[static_cast<size_t>(k)] = v;
+          push(reg, v);
+        }
+      }
+    }
+    if (b < n)
+      for (NodeId s : cfg.succs(b))
+        for (const auto& [reg, v] : r.merges_[static_cast<size_t>(s)]) {
+          const ValueId t = top(reg);
+          auto& o = r.ops_[static_cast<size_t>(v)];
+          if (t != kNoValue && std::find(o.begin(), o.end(), t) == o.end()) o.push_back(t);
+        }
+  };
+  enter(root);
+  while (!frames.empty()) {
+    Frame& fr = frames.back();
+    const auto& ch = children[static_cast<size_t>(fr.node)];
+    if (fr.next_child < ch.size()) {
+      enter(ch[fr.next_child++]);
+      continue;
+    }
+    while (log.size() > fr.log_size) {
+      stack[static_cast<size_t>(log.back())].pop_back();
+      log.pop_back();
+    }
+    frames.pop_back();
+  }
+
+  // Users of each value, and the uses reading it.
+  r.users_.assign(r.vinst_.size(), {});
+  for (size_t v = 0; v < r.ops_.size(); ++v)
+    for (ValueId o : r.ops_[v]) r.users_[static_cast<size_t>(o)].push_back(static_cast<ValueId>(v));
+  r.reader_begin_.assign(r.vinst_.size() + 1, 0);
+  for (ValueId v : r.use_val_)
+    if (v != kNoValue) ++r.reader_begin_[static_cast<size_t>(v) + 1];
+  for (size_t v = 0; v < r.vinst_.size(); ++v) r.reader_begin_[v + 1] += r.reader_begin_[v];
+  r.readers_.assign(static_cast<size_t>(r.reader_begin_.back()), 0);
+  r.use_inst_.resize(r.use_reg_.size());
+  for (size_t i = 0; i < ninst; ++i)
+    for (int k = r.use_begin_[i]; k < r.use_begin_[i + 1]; ++k)
+      r.use_inst_[static_cast<size_t>(k)] = static_cast<int>(i);
+  std::vector<int> fill(r.reader_begin_.begin(), r.reader_begin_.end() - 1);
+  for (size_t k = 0; k < r.use_val_.size(); ++k)
+    if (const ValueId v = r.use_val_[k]; v != kNoValue)
+      r.readers_[static_cast<size_t>(fill[static_cast<size_t>(v)]++)] = static_cast<int>(k);
   return r;
 }
 
-std::vector<int> ReachingDefs::reaching(int inst, int reg) const {
+std::vector<int> ReachingDefs::search_back(int inst, int reg) const {
+  // A register the instruction does not read (no client asks this; kept exact for the
+  // contract): a backward walk over the blocks, since the value graph is pruned where the
+  // register is dead.
   const ptx::Function& f = cfg_->function();
-  std::vector<int> result;
-  if (reg < 0 || static_cast<size_t>(reg) >= by_reg_.size()) return result;
-  const NodeId b = cfg_->node_of_inst(inst);
-  // Walk back over this register's definitions inside the block (by_reg_ is ascending, so a
-  // binary search finds the nearest one without scanning the block): the nearest unguarded
-  // definition ends the search.
   const std::vector<int>& mine = by_reg_[static_cast<size_t>(reg)];
-  const int begin = cfg_->block(b).begin;
-  for (auto it = std::lower_bound(mine.begin(), mine.end(), inst);
-       it != mine.begin() && *(it - 1) >= begin;) {
-    const int i = *--it;
-    result.push_back(i);
-    if (f.insts[static_cast<size_t>(i)].guard.reg < 0) {
-      std::sort(result.begin(), result.end());
-      return result;
+  std::vector<int> out;
+  // Definitions in [begin, end) from the last one back; true when an unguarded one ends it.
+  auto scan = [&](int begin, int end) {
+    for (auto it = std::lower_bound(mine.begin(), mine.end(), end);
+         it != mine.begin() && *(it - 1) >= begin;) {
+      const int i = *--it;
+      out.push_back(i);
+      if (f.insts[static_cast<size_t>(i)].guard.reg < 0) return true;
+    }
+    return false;
+  };
+  const NodeId b = cfg_->node_of_inst(inst);
+  if (!scan(cfg_->block(b).begin, inst)) {
+    std::vector<char> seen(static_cast<size_t>(cfg_->size()), 0);
+    std::vector<NodeId> work(cfg_->preds(b));
+    while (!work.empty()) {
+      const NodeId p = work.back();
+      work.pop_back();
+      if (seen[static_cast<size_t>(p)]) continue;
+      seen[static_cast<size_t>(p)] = 1;
+      if (p == cfg_->entry()) {
+        out.push_back(kEntryDef);
+        continue;
+      }
+      if (cfg_->is_block(p) && scan(cfg_->block(p).begin, cfg_->block(p).end)) continue;
+      for (NodeId q : cfg_->preds(p)) work.push_back(q);
     }
   }
-  const Bits& in = in_[static_cast<size_t>(b)];
-  for (int id : ids_by_reg_[static_cast<size_t>(reg)])
-    if (test(in, id)) result.push_back(def_inst_[static_cast<size_t>(id)]);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+ReachingDefs::ValueId ReachingDefs::value_at(int inst, int reg) const {
+  if (reg < 0 || static_cast<size_t>(reg) >= by_reg_.size()) return kNoValue;
+  const auto ui = static_cast<size_t>(inst);
+  for (int k = use_begin_[ui]; k < use_begin_[ui + 1]; ++k)
+    if (use_reg_[static_cast<size_t>(k)] == reg) return use_val_[static_cast<size_t>(k)];
+  return kNoValue;
+}
+
+std::vector<ReachingDefs::ValueId> ReachingDefs::values_of_inst(int inst) const {
+  const auto ui = static_cast<size_t>(inst);
+  return {def_val_.begin() + def_begin_[ui], def_val_.begin() + def_begin_[ui + 1]};
+}
+
+std::vector<ReachingDefs::Use> ReachingDefs::uses_of(ValueId v) const {
+  std::vector<Use> out;
+  for_each_use(v, [&](int inst, int reg) { out.push_back(Use{inst, reg}); });
+  return out;
+}
+
+std::vector<int> ReachingDefs::closure(ValueId start, size_t limit) const {
+  std::vector<int> result;
+  if (start == kNoValue) return result;
+  // Walk the operands; most sets are tiny, so the visited set is a vector until it grows.
+  std::vector<ValueId> work{start}, seen{start};
+  std::unordered_set<ValueId> big;
+  auto visit = [&](ValueId v) {
+    if (big.empty()) {
+      if (std::find(seen.begin(), seen.end(), v) != seen.end()) return false;
+      seen.push_back(v);
+      if (seen.size() > 32) big.insert(seen.begin(), seen.end());
+      return true;
+    }
+    return big.insert(v).second;
+  };
+  while (!work.empty() && result.size() < limit) {
+    const ValueId v = work.back();
+    work.pop_back();
+    const int i = vinst_[static_cast<size_t>(v)];
+    if (i != kMerge) result.push_back(i);  // each value is visited once: no duplicates
+    for (ValueId o : ops_[static_cast<size_t>(v)])
+      if (visit(o)) work.push_back(o);
+  }
   std::sort(result.begin(), result.end());
   result.erase(std::unique(result.begin(), result.end()), result.end());
   return result;
+}
+
+bool ReachingDefs::reads(int inst, int reg) const {
+  const auto ui = static_cast<size_t>(inst);
+  for (int k = use_begin_[ui]; k < use_begin_[ui + 1]; ++k)
+    if (use_reg_[static_cast<size_t>(k)] == reg) return true;
+  return false;
+}
+
+std::vector<int> ReachingDefs::reaching(int inst, int reg) const {
+  if (reg < 0 || static_cast<size_t>(reg) >= by_reg_.size()) return {};
+  if (!reads(inst, reg)) return search_back(inst, reg);
+  return closure(value_at(inst, reg), SIZE_MAX);
+}
+
+int ReachingDefs::unique_reaching(int inst, int reg) const {
+  if (reg < 0 || static_cast<size_t>(reg) >= by_reg_.size()) return -1;
+  const std::vector<int> d =
+      reads(inst, reg) ? closure(value_at(inst, reg), 2) : search_back(inst, reg);
+  return d.size() == 1 ? d.front() : -1;
 }
 
 }  // namespace simtsync::analysis

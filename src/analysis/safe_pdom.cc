@@ -1,5 +1,7 @@
 #include "analysis/safe_pdom.h"
 
+#include <algorithm>
+
 namespace simtsync::analysis {
 
 ProgramPoint SafePdom::block_start(const Cfg& cfg, NodeId n) {
@@ -59,7 +61,15 @@ SafePdom SafePdom::compute(const Cfg& cfg, const DomTree& pdom, const LoopInfo& 
     }
     r.safe_[static_cast<size_t>(v.loop)] = s;
   }
-  // Line 17: resolve_SafePDom_conflicts().
+  // Line 17: resolve_SafePDom_conflicts(). The loops with a safe point are found from the
+  // blocks each walk sees (flagged_at), not by testing every loop against every walk.
+  std::vector<std::vector<int>> flagged_at(static_cast<size_t>(cfg.size()));
+  for (const Loop& m : loops.loops())
+    if (r.safe_[static_cast<size_t>(m.id)])
+      for (NodeId b : m.blocks) flagged_at[static_cast<size_t>(b)].push_back(m.id);
+  std::vector<char> seen(static_cast<size_t>(cfg.size()), 0);
+  std::vector<long> stamp(loops.loops().size(), -1);
+  long walk = 0;
   bool changed = true;
   while (changed) {
     changed = false;
@@ -68,11 +78,11 @@ SafePdom SafePdom::compute(const Cfg& cfg, const DomTree& pdom, const LoopInfo& 
       auto& sl = r.safe_[static_cast<size_t>(l.id)];
       if (!sl) continue;
       // Blocks on paths from L's exits that have not reached safe(L).
-      std::vector<char> seen(static_cast<size_t>(cfg.size()), 0);
-      std::vector<NodeId> work;
+      std::vector<NodeId> work, found;
       for (NodeId e : l.exit_blocks)
         if (cfg.is_block(e) && !seen[static_cast<size_t>(e)]) {
           seen[static_cast<size_t>(e)] = 1;
+          found.push_back(e);
           work.push_back(e);
         }
       while (!work.empty()) {
@@ -83,15 +93,24 @@ SafePdom SafePdom::compute(const Cfg& cfg, const DomTree& pdom, const LoopInfo& 
         for (NodeId s : cfg.succs(n))
           if (cfg.is_block(s) && !seen[static_cast<size_t>(s)] && !cfg.is_virtual_edge(n, s)) {
             seen[static_cast<size_t>(s)] = 1;
+            found.push_back(s);
             work.push_back(s);
           }
       }
-      for (const Loop& m : loops.loops()) {
-        const auto& sm = r.safe_[static_cast<size_t>(m.id)];
-        if (m.id == l.id || !sm) continue;
-        bool on_path = false;
-        for (NodeId b : m.blocks) on_path |= seen[static_cast<size_t>(b)] != 0;
-        if (!on_path || pdominates(cfg, pdom, *sl, *sm)) continue;
+      std::vector<int> on_path;
+      ++walk;
+      for (NodeId b : found) {
+        seen[static_cast<size_t>(b)] = 0;
+        for (int m : flagged_at[static_cast<size_t>(b)])
+          if (m != l.id && stamp[static_cast<size_t>(m)] != walk) {
+            stamp[static_cast<size_t>(m)] = walk;
+            on_path.push_back(m);
+          }
+      }
+      std::sort(on_path.begin(), on_path.end());
+      for (int m : on_path) {
+        const auto& sm = r.safe_[static_cast<size_t>(m)];
+        if (pdominates(cfg, pdom, *sl, *sm)) continue;
         sl = ipdom(cfg, pdom, *sl, *sm);
         changed = true;
       }

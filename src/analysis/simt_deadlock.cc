@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "analysis/inst_info.h"
 #include "analysis/reaching_defs.h"
@@ -59,14 +60,22 @@ SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
   SimtDeadlock r;
   r.opts_ = o;
   r.rec_ = ReconvergenceTable::compute(cfg, *in.pdom, o.convention);
-  r.rd_ = std::make_shared<const ReachingDefs>(ReachingDefs::compute(cfg));
+  r.rd_ = std::make_shared<const ReachingDefs>(ReachingDefs::compute(cfg, in.budget));
   const ReachingDefs& rd = *r.rd_;
   const ControlDependence cd = ControlDependence::compute(cfg, *in.pdom);
   r.alias_ = AliasAnalysis::compute(cfg, rd, in.module, o.distinct_params);
-  r.regions_ = compute_loop_regions(cfg, *in.pdom, *in.loops, r.rec_);
-  r.uniformity_ = Uniformity::compute({&cfg, &rd, &r.rec_, &r.alias_});
+  r.regions_ = compute_loop_regions(cfg, *in.pdom, *in.loops, r.rec_, in.budget);
+  r.uniformity_ = Uniformity::compute({&cfg, &rd, &r.rec_, &r.alias_, in.budget});
   const Uniformity& uni = r.uniformity_;
 
+  // The sync writes of each block, found once: every loop looks at the blocks after it.
+  std::vector<std::vector<int>> sync_writes(static_cast<size_t>(cfg.size()));
+  for (NodeId b = 0; b < cfg.num_blocks(); ++b)
+    for (int i = cfg.block(b).begin; i < cfg.block(b).end; ++i)
+      if (is_sync_write(f.insts[static_cast<size_t>(i)]))
+        sync_writes[static_cast<size_t>(b)].push_back(i);
+  bool holding_built = false;
+  std::vector<std::vector<int>> holding(static_cast<size_t>(cfg.size()));
   for (const Loop& l : in.loops->loops()) {
     LoopVerdict v;
     v.loop = l.id;
@@ -86,26 +95,25 @@ SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
     }
     // Lines 8-14: shared writes in reachable or parallel blocks.
     std::vector<RedefWrite> cands;
+    std::unordered_map<int, size_t> cand_slot;  // instruction -> position in cands
     auto consider = [&](NodeId b, bool reachable, bool parallel) {
       int end = cfg.block(b).end;
       if (reachable) {
         if (auto it = reg.barrier_cut.find(b); it != reg.barrier_cut.end()) end = it->second;
       }
-      for (int i = cfg.block(b).begin; i < end; ++i) {
-        if (!is_sync_write(f.insts[static_cast<size_t>(i)])) continue;
-        auto it = std::find_if(cands.begin(), cands.end(),
-                               [&](const RedefWrite& w) { return w.inst == i; });
-        if (it == cands.end()) {
-          cands.push_back(RedefWrite{i, false, false, {}});
-          it = cands.end() - 1;
-        }
-        it->reachable |= reachable;
-        it->parallel |= parallel;
+      const auto& ws = sync_writes[static_cast<size_t>(b)];
+      for (auto w = ws.begin(); w != ws.end() && *w < end; ++w) {
+        const int i = *w;
+        auto [slot, fresh] = cand_slot.emplace(i, cands.size());
+        if (fresh) cands.push_back(RedefWrite{i, false, false, {}});
+        cands[slot->second].reachable |= reachable;
+        cands[slot->second].parallel |= parallel;
       }
     };
     for (NodeId b : reg.reachable) consider(b, true, false);
     if (o.parallel)
       for (const auto& [b, brs] : reg.parallel) consider(b, false, true);
+    charge(in.budget, cands.size() * (1 + v.reads.size()), "candidate writes of loops");
     std::sort(cands.begin(), cands.end(),
               [](const RedefWrite& a, const RedefWrite& b) { return a.inst < b.inst; });
     // Lines 15-19: writes that may alias a read redefine it.
@@ -123,8 +131,19 @@ SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
       // their reconvergence points: lanes that never entered L wait there.
       std::vector<char> from_enclosing(static_cast<size_t>(cfg.size()), 0);
       std::map<NodeId, int> cut;
-      for (int p : uni.divergence_points()) {
-        if (!uni.divergent_branch(p)) continue;
+      if (!holding_built) {
+        // Divergent points whose region holds each loop header: a region that holds a loop
+        // holds its header, so only these are tried (not every point for every loop).
+        holding_built = true;
+        std::vector<char> header(static_cast<size_t>(cfg.size()), 0);
+        for (const Loop& m : in.loops->loops()) header[static_cast<size_t>(m.header)] = 1;
+        for (int p : uni.divergence_points()) {
+          if (!uni.divergent_branch(p)) continue;
+          for (NodeId b : uni.region(p))
+            if (header[static_cast<size_t>(b)]) holding[static_cast<size_t>(b)].push_back(p);
+        }
+      }
+      for (int p : holding[static_cast<size_t>(l.header)]) {
         if (!std::all_of(l.blocks.begin(), l.blocks.end(),
                          [&](NodeId b) { return uni.in_region(p, b); }))
           continue;

@@ -74,6 +74,7 @@ class SimtDeadlock {
     const DomTree* pdom;
     const LoopInfo* loops;
     const ptx::Module* module;
+    AnalysisBudget* budget = nullptr;  // may be null: no limit
   };
   static SimtDeadlock compute(const Inputs& in, const DeadlockOptions& o = {});
 

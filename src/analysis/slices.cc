@@ -1,6 +1,7 @@
 #include "analysis/slices.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "analysis/inst_info.h"
 
@@ -16,7 +17,7 @@ ControlDependence ControlDependence::compute(const Cfg& cfg, const DomTree& pdom
       if (cfg.is_virtual_edge(a, s)) continue;
       for (NodeId y = s; y != kNoNode && y != stop; y = pdom.idom(y)) {
         auto& d = c.deps_[static_cast<size_t>(y)];
-        if (std::find(d.begin(), d.end(), a) == d.end()) d.push_back(a);
+        if (d.empty() || d.back() != a) d.push_back(a);  // `a` ascends: a repeat is the last
         if (y == a) break;  // a loop header depends on its own latch test; stop climbing here
       }
     }
@@ -25,21 +26,22 @@ ControlDependence ControlDependence::compute(const Cfg& cfg, const DomTree& pdom
   return c;
 }
 
-std::vector<int> backward_slice(const Cfg& cfg, const ReachingDefs& rd,
-                                const ControlDependence& cd, const std::vector<int>& seeds,
-                                const std::vector<NodeId>& within) {
+std::vector<int> backward_slice(const Cfg& cfg, const ReachingDefs& rd, const ControlDependence& cd,
+                                const std::vector<int>& seeds, const std::vector<NodeId>& within) {
+  // Sparse: a loop's slice costs what the loop holds, not what the function holds (issue 46).
   const ptx::Function& f = cfg.function();
-  std::vector<char> inside(static_cast<size_t>(cfg.size()), 0);
-  for (NodeId b : within) inside[static_cast<size_t>(b)] = 1;
-  std::vector<char> in_slice(f.insts.size(), 0);
+  std::vector<NodeId> inside(within);
+  std::sort(inside.begin(), inside.end());
+  std::unordered_set<int> in_slice;
   std::vector<int> work;
   auto add = [&](int i) {
-    if (i < 0 || in_slice[static_cast<size_t>(i)]) return;
-    if (!inside[static_cast<size_t>(cfg.node_of_inst(i))]) return;
-    in_slice[static_cast<size_t>(i)] = 1;
+    if (i < 0 || in_slice.count(i)) return;
+    if (!std::binary_search(inside.begin(), inside.end(), cfg.node_of_inst(i))) return;
+    in_slice.insert(i);
     work.push_back(i);
   };
   for (int s : seeds) add(s);
+  bool local_stores_added = false;
   while (!work.empty()) {
     const int i = work.back();
     work.pop_back();
@@ -48,7 +50,8 @@ std::vector<int> backward_slice(const Cfg& cfg, const ReachingDefs& rd,
       for (int d : rd.reaching(i, reg)) add(d);
     for (NodeId a : cd.on(cfg.node_of_inst(i))) add(cfg.terminator(a));
     const MemAccess m = memory(in);
-    if (m.read && m.space == ptx::Space::kLocal) {
+    if (m.read && m.space == ptx::Space::kLocal && !local_stores_added) {
+      local_stores_added = true;  // every local store inside, once
       for (NodeId b : within) {
         for (int k = cfg.block(b).begin; k < cfg.block(b).end; ++k) {
           const MemAccess w = memory(f.insts[static_cast<size_t>(k)]);
@@ -57,9 +60,8 @@ std::vector<int> backward_slice(const Cfg& cfg, const ReachingDefs& rd,
       }
     }
   }
-  std::vector<int> out;
-  for (size_t i = 0; i < in_slice.size(); ++i)
-    if (in_slice[i]) out.push_back(static_cast<int>(i));
+  std::vector<int> out(in_slice.begin(), in_slice.end());
+  std::sort(out.begin(), out.end());
   return out;
 }
 

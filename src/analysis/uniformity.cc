@@ -58,8 +58,7 @@ void mark_paths(const Cfg& cfg, NodeId from, NodeId stop, std::vector<char>& see
 
 // The unique reaching definition of `reg` at `inst`, or -1.
 int unique_def(const ReachingDefs& rd, int inst, int reg) {
-  const std::vector<int> d = rd.reaching(inst, reg);
-  return d.size() == 1 ? d.front() : -1;
+  return rd.unique_reaching(inst, reg);
 }
 
 // `reg` at `inst` is exactly %tid.x or %laneid (through mov/cvt).
@@ -117,9 +116,8 @@ int lane_test_side(const ptx::Function& f, const ReachingDefs& rd, int br) {
 bool Uniformity::divergent_use(int inst, int reg) const {
   const auto& s = sync_div_[static_cast<size_t>(inst)];
   if (std::find(s.begin(), s.end(), reg) != s.end()) return true;
-  for (int d : rd_->reaching(inst, reg))
-    if (d >= 0 && div_result_[static_cast<size_t>(d)]) return true;
-  return false;
+  const ReachingDefs::ValueId v = rd_->value_at(inst, reg);
+  return v != ReachingDefs::kNoValue && div_value_[static_cast<size_t>(v)] != 0;
 }
 
 const std::vector<NodeId>& Uniformity::region(int inst) const {
@@ -145,6 +143,21 @@ Uniformity Uniformity::compute(const Inputs& in) {
   u.sync_div_.assign(n, {});
   u.single_lane_.assign(static_cast<size_t>(cfg.size()), 0);
   u.region_slot_.assign(n, -1);
+  const ReachingDefs& rd = *in.rd;
+  u.div_value_.assign(static_cast<size_t>(rd.num_values()), 0);
+  // A divergent result makes every value whose reaching set holds it divergent.
+  auto set_divergent = [&](int inst) {
+    u.div_result_[static_cast<size_t>(inst)] = 1;
+    std::vector<ReachingDefs::ValueId> work = rd.values_of_inst(inst);
+    while (!work.empty()) {
+      const ReachingDefs::ValueId v = work.back();
+      work.pop_back();
+      if (u.div_value_[static_cast<size_t>(v)]) continue;
+      u.div_value_[static_cast<size_t>(v)] = 1;
+      for (ReachingDefs::ValueId w : rd.value_users(v))
+        if (!u.div_value_[static_cast<size_t>(w)]) work.push_back(w);
+    }
+  };
 
   // Regions of every divergence point (one scratch mark vector, cleared through the list).
   std::vector<char> mark(static_cast<size_t>(cfg.size()), 0);
@@ -153,6 +166,7 @@ Uniformity Uniformity::compute(const Inputs& in) {
     for (NodeId s : cfg.succs(p.block))
       if (!cfg.is_virtual_edge(p.block, s)) mark_paths(cfg, s, p.reconverge_node, mark, r);
     for (NodeId b : r) mark[static_cast<size_t>(b)] = 0;
+    charge(in.budget, r.size(), "divergent regions");
     std::sort(r.begin(), r.end());
     u.region_slot_[static_cast<size_t>(p.inst)] = static_cast<int>(u.regions_.size());
     u.regions_.push_back(std::move(r));
@@ -195,17 +209,63 @@ Uniformity Uniformity::compute(const Inputs& in) {
       if (u.div_branch_[static_cast<size_t>(p)] && u.in_region(p, b)) return true;
     return false;
   };
-  // Def-use chains: for each instruction, the (use, register) pairs its definitions reach, so
-  // the sync rule below visits the definitions inside a region instead of every instruction.
-  std::vector<std::vector<std::pair<int, int>>> reached(n);
-  for (size_t i = 0; i < n; ++i) {
-    std::vector<int> regs = uses(f.insts[i]);
-    std::sort(regs.begin(), regs.end());
-    regs.erase(std::unique(regs.begin(), regs.end()), regs.end());
-    for (int r : regs)
-      for (int d : in.rd->reaching(static_cast<int>(i), r))
-        if (d >= 0) reached[static_cast<size_t>(d)].emplace_back(static_cast<int>(i), r);
-  }
+  // The sync rule below follows the value graph (reaching_defs.h) from the definitions inside
+  // a region to the uses they reach. A value is "clean" once a walk marked every use of it
+  // and of every value after it: later walks stop there, so the graph is walked about once.
+  using ValueId = ReachingDefs::ValueId;
+  std::vector<char> clean(static_cast<size_t>(rd.num_values()), 0), dirty(clean.size(), 0);
+  std::vector<int> stamp(clean.size(), -1);
+  std::vector<int> in_p(static_cast<size_t>(cfg.size()), -1);  // block -> last point marking it
+  auto sync_walk = [&](int p) {
+    bool changed_here = false;
+    std::vector<ValueId> work, visited;
+    for (NodeId b : u.region(p)) in_p[static_cast<size_t>(b)] = p;
+    for (NodeId b : u.region(p))
+      for (int d = cfg.block(b).begin; d < cfg.block(b).end; ++d)
+        for (auto [it, end] = rd.value_range(d); it != end; ++it)
+          if (const ValueId v = *it;
+              !clean[static_cast<size_t>(v)] && stamp[static_cast<size_t>(v)] != p) {
+            stamp[static_cast<size_t>(v)] = p;
+            work.push_back(v);
+          }
+    while (!work.empty()) {
+      const ValueId v = work.back();
+      work.pop_back();
+      visited.push_back(v);
+      rd.for_each_use(v, [&](int use, int reg) {
+        auto& s = u.sync_div_[static_cast<size_t>(use)];
+        if (std::find(s.begin(), s.end(), reg) != s.end()) return;
+        if (in_p[static_cast<size_t>(cfg.node_of_inst(use))] == p) {
+          dirty[static_cast<size_t>(v)] = 1;
+          return;
+        }
+        s.push_back(reg);
+        changed_here = true;
+      });
+      for (ValueId w : rd.value_users(v))
+        if (!clean[static_cast<size_t>(w)] && stamp[static_cast<size_t>(w)] != p) {
+          stamp[static_cast<size_t>(w)] = p;
+          work.push_back(w);
+        }
+    }
+    // Values from which a dirty one (a use left unmarked) is reachable are not clean.
+    for (ValueId v : visited)
+      if (dirty[static_cast<size_t>(v)]) work.push_back(v);
+    while (!work.empty()) {
+      const ValueId v = work.back();
+      work.pop_back();
+      for (ValueId o : rd.value_operands(v))
+        if (stamp[static_cast<size_t>(o)] == p && !dirty[static_cast<size_t>(o)]) {
+          dirty[static_cast<size_t>(o)] = 1;
+          work.push_back(o);
+        }
+    }
+    for (ValueId v : visited) {
+      if (!dirty[static_cast<size_t>(v)]) clean[static_cast<size_t>(v)] = 1;
+      dirty[static_cast<size_t>(v)] = 0;
+    }
+    return changed_here;
+  };
 
   std::vector<char> sync_done(n, 0);  // the sync marks of a branch depend on its region only
   bool changed = true;
@@ -257,7 +317,7 @@ Uniformity Uniformity::compute(const Inputs& in) {
           break;
       }
       if (d) {
-        u.div_result_[i] = 1;
+        set_divergent(static_cast<int>(i));
         changed = true;
       }
     }
@@ -279,17 +339,7 @@ Uniformity Uniformity::compute(const Inputs& in) {
     for (int p : u.points_) {
       if (!u.div_branch_[static_cast<size_t>(p)] || sync_done[static_cast<size_t>(p)]) continue;
       sync_done[static_cast<size_t>(p)] = 1;
-      for (NodeId b : u.region(p)) {
-        for (int d = cfg.block(b).begin; d < cfg.block(b).end; ++d) {
-          for (const auto& [use, r] : reached[static_cast<size_t>(d)]) {
-            if (u.in_region(p, cfg.node_of_inst(use))) continue;
-            auto& s = u.sync_div_[static_cast<size_t>(use)];
-            if (std::find(s.begin(), s.end(), r) != s.end()) continue;
-            s.push_back(r);
-            changed = true;
-          }
-        }
-      }
+      if (sync_walk(p)) changed = true;
     }
   }
   return u;

@@ -44,6 +44,7 @@ class Uniformity {
     const ReachingDefs* rd;
     const ReconvergenceTable* rec;
     const AliasAnalysis* alias;
+    AnalysisBudget* budget = nullptr;  // charged the regions (may be null)
   };
   static Uniformity compute(const Inputs& in);
 
@@ -67,6 +68,7 @@ class Uniformity {
   const Cfg* cfg_ = nullptr;
   const ReachingDefs* rd_ = nullptr;
   std::vector<char> div_result_, div_branch_, single_lane_;
+  std::vector<char> div_value_;  // per value of the ReachingDefs graph: a divergent def reaches
   std::vector<std::vector<int>> sync_div_;  // inst -> registers divergent there by sync dependence
   std::vector<int> points_;
   std::vector<int> region_slot_;  // inst -> index into regions_, -1 when none

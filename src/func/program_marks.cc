@@ -173,19 +173,21 @@ void Program::fill_safe_reconvergence(DecodedFunction& df) const {
     }
   }
   // Fixed point: a point only moves up the post-dominator tree, and EXIT post-dominates all.
+  std::vector<char> seen(static_cast<size_t>(cfg.size()), 0);
   for (bool changed = true; changed;) {
     changed = false;
     for (int br : branches) {
       ProgramPoint& r = point[br];
       // Blocks on the paths from the branch to its point (the point's block stops the walk: a
       // branch ends its block, so that block's branch lies after the point).
-      std::vector<char> seen(static_cast<size_t>(cfg.size()), 0);
-      std::vector<analysis::NodeId> work(cfg.succs(cfg.node_of_inst(br)));
+      // `seen` is shared scratch, cleared through `found`: a walk costs what it visits.
+      std::vector<analysis::NodeId> work(cfg.succs(cfg.node_of_inst(br))), found;
       while (!work.empty()) {
         const analysis::NodeId n = work.back();
         work.pop_back();
         if (!cfg.is_block(n) || n == r.node || seen[static_cast<size_t>(n)]) continue;
         seen[static_cast<size_t>(n)] = 1;
+        found.push_back(n);
         const int t = cfg.terminator(n);
         if (auto it = point.find(t);
             it != point.end() && t != br && !SafePdom::pdominates(cfg, pdom, r, it->second)) {
@@ -194,6 +196,7 @@ void Program::fill_safe_reconvergence(DecodedFunction& df) const {
         }
         for (analysis::NodeId s : cfg.succs(n)) work.push_back(s);
       }
+      for (analysis::NodeId n : found) seen[static_cast<size_t>(n)] = 0;
     }
   }
   for (int br : branches) {
