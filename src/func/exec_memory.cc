@@ -56,13 +56,18 @@ void Executor::generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& a
     Addr addr = 0;
     Space sp = a.space;
     switch (in.mem.base) {
-      case MemRef::Base::kReg: addr = w.reg(in.mem.reg)[l] + static_cast<Addr>(in.mem.offset); break;
-      case MemRef::Base::kAbsolute: addr = static_cast<Addr>(in.mem.offset); break;
+      case MemRef::Base::kReg:
+        addr = w.reg(in.mem.reg)[l] + static_cast<Addr>(in.mem.offset);
+        break;
+      case MemRef::Base::kAbsolute:
+        addr = static_cast<Addr>(in.mem.offset);
+        break;
       case MemRef::Base::kFrame:
         addr = w.frame_base + static_cast<Addr>(in.mem.offset);
         sp = Space::kLocal;
         break;
-      case MemRef::Base::kNone: break;
+      case MemRef::Base::kNone:
+        break;
     }
     if (sp == Space::kNone || sp == Space::kGeneric) {
       if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
@@ -77,8 +82,13 @@ void Executor::generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& a
     } else if (sp == Space::kConst || sp == Space::kParam) {
       sp = Space::kGlobal;  // const variables and kernel parameters live in global memory
     }
+    // Shared and local addresses are 32 bits: a 32-bit base plus an offset wraps (issue 50).
+    if (in.mem.reg32 && in.mem.base == MemRef::Base::kReg &&
+        (a.space == Space::kShared || a.space == Space::kLocal))
+      addr = static_cast<std::uint32_t>(addr);
     if (acc.vec > 1 && addr % (acc.bytes * acc.vec) != 0)  // vectors align to their full size
-      fault(w, l, in, fmt::format("misaligned {}-byte vector access at {:#x}", acc.bytes * acc.vec, addr));
+      fault(w, l, in,
+            fmt::format("misaligned {}-byte vector access at {:#x}", acc.bytes * acc.vec, addr));
     acc.addr[l] = addr;
     acc.space[l] = static_cast<std::uint8_t>(sp);
     if (in.op == Opcode::kSt || atomic) {
@@ -117,21 +127,26 @@ void Executor::generate_lock(Warp& w, const ExecInst& in, LaneMask exec, MemAcce
   }
 }
 
-std::uint8_t* Executor::lane_ptr(Warp& w, unsigned lane, std::uint8_t space, Addr a,
-                                 unsigned bytes, bool write, const ExecInst& in) {
+std::uint8_t* Executor::lane_ptr(Warp& w, unsigned lane, std::uint8_t space, Addr a, unsigned bytes,
+                                 bool write, const ExecInst& in) {
   if (bytes > 1 && (a % std::min(bytes, 16u)) != 0)
-    fault(w, lane, in, fmt::format("misaligned {}-byte {} access at address {:#x}", bytes,
-                                   ptx::space_name(static_cast<Space>(space)), a));
+    fault(w, lane, in,
+          fmt::format("misaligned {}-byte {} access at address {:#x}", bytes,
+                      ptx::space_name(static_cast<Space>(space)), a));
   switch (static_cast<Space>(space)) {
     case Space::kShared: {
       Cta& c = ctas_[static_cast<size_t>(w.cta)];
       if (!range_within(a, bytes, 0, c.shared.size()))
-        fault(w, lane, in, fmt::format("out-of-bounds shared-memory {} at offset {:#x} (CTA has {} "
-                                       "bytes)", write ? "write" : "read", a, c.shared.size()));
+        fault(w, lane, in,
+              fmt::format("out-of-bounds shared-memory {} at offset {:#x} (CTA has {} "
+                          "bytes)",
+                          write ? "write" : "read", a, c.shared.size()));
       return &c.shared[a];
     }
-    case Space::kLocal: return w.local(lane, a, bytes);
-    default: return nullptr;
+    case Space::kLocal:
+      return w.local(lane, a, bytes);
+    default:
+      return nullptr;
   }
 }
 
@@ -264,8 +279,9 @@ void Executor::perform(Warp& w, MemAccess& acc) {
     }
     if (static_cast<Space>(sp) == Space::kGlobal) {
       if (!rd_.valid(addr, n))
-        fault(w, l, in, fmt::format("out-of-bounds global read of {} bytes at {:#x}: {}", n, addr,
-                                    mem_.describe(addr)));
+        fault(w, l, in,
+              fmt::format("out-of-bounds global read of {} bytes at {:#x}: {}", n, addr,
+                          mem_.describe(addr)));
       if (n > 1 && addr % std::min(n, 16u) != 0)
         fault(w, l, in, fmt::format("misaligned {}-byte global read at {:#x}", n, addr));
       rd_.read_small(addr, &v, std::min(n, 8u));
@@ -278,8 +294,9 @@ void Executor::perform(Warp& w, MemAccess& acc) {
   auto write = [&](unsigned l, Addr addr, std::uint8_t sp, std::uint64_t v) -> bool {
     if (static_cast<Space>(sp) == Space::kGlobal) {
       if (!checked && !mem_.valid(addr, n))
-        fault(w, l, in, fmt::format("out-of-bounds global write of {} bytes at {:#x}: {}", n,
-                                    addr, mem_.describe(addr)));
+        fault(w, l, in,
+              fmt::format("out-of-bounds global write of {} bytes at {:#x}: {}", n, addr,
+                          mem_.describe(addr)));
       if (!checked && n > 1 && addr % std::min(n, 16u) != 0)
         fault(w, l, in, fmt::format("misaligned {}-byte global write at {:#x}", n, addr));
       std::uint64_t old = 0;
@@ -364,13 +381,22 @@ void Executor::perform(Warp& w, MemAccess& acc) {
             nv = take_b ? b : old;
             break;
           }
-          case Mod::kIncOp: nv = trunc_bytes(old, n) >= trunc_bytes(b, n) ? 0 : old + 1; break;
-          case Mod::kDecOp:
-            nv = (trunc_bytes(old, n) == 0 || trunc_bytes(old, n) > trunc_bytes(b, n)) ? b : old - 1;
+          case Mod::kIncOp:
+            nv = trunc_bytes(old, n) >= trunc_bytes(b, n) ? 0 : old + 1;
             break;
-          case Mod::kAndOp: nv = old & b; break;
-          case Mod::kOrOp: nv = old | b; break;
-          case Mod::kXorOp: nv = old ^ b; break;
+          case Mod::kDecOp:
+            nv =
+                (trunc_bytes(old, n) == 0 || trunc_bytes(old, n) > trunc_bytes(b, n)) ? b : old - 1;
+            break;
+          case Mod::kAndOp:
+            nv = old & b;
+            break;
+          case Mod::kOrOp:
+            nv = old | b;
+            break;
+          case Mod::kXorOp:
+            nv = old ^ b;
+            break;
           case Mod::kExchOp:
             nv = b;
             stats_.unlock_requests += in.lock_op == IntrinsicOp::kUnlock;
@@ -392,16 +418,18 @@ void Executor::perform(Warp& w, MemAccess& acc) {
             break;
           }
           default:
-            fault(w, l, in, fmt::format("atomic operation .{} is not supported", ptx::mod_name(op)));
+            fault(w, l, in,
+                  fmt::format("atomic operation .{} is not supported", ptx::mod_name(op)));
         }
         changed |= write(l, acc.addr[l], acc.space[l], trunc_bytes(nv, n));
         if (in.op == Opcode::kAtom && in.dst[0] != kNoReg)
-          w.reg(in.dst[0])[l] = sgn ? static_cast<std::uint64_t>(sext_bytes(old, n))
-                                    : trunc_bytes(old, n);
+          w.reg(in.dst[0])[l] =
+              sgn ? static_cast<std::uint64_t>(sext_bytes(old, n)) : trunc_bytes(old, n);
       }
       break;
     }
-    default: break;
+    default:
+      break;
   }
   acc.done |= acc.mask;
   acc.succeeded |= ok;

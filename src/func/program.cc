@@ -42,7 +42,9 @@ const Intrinsic* intrinsic(const std::string& name) {
 
 using ptx::Operand;
 
-std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) {
+  return a ? (v + a - 1) / a * a : v;
+}
 
 unsigned var_align(const ptx::Variable& v) {
   return v.align ? v.align : std::max(1u, ptx::dtype_bytes(v.type) * v.vec);
@@ -72,9 +74,13 @@ Program::Program(const ptx::Module& module, GlobalMemory& mem) : module_(module)
     for (const auto& iv : v.init) {
       std::uint64_t bits = 0;
       switch (iv.kind) {
-        case ptx::InitValue::Kind::kInt: bits = static_cast<std::uint64_t>(iv.i); break;
+        case ptx::InitValue::Kind::kInt:
+          bits = static_cast<std::uint64_t>(iv.i);
+          break;
         case ptx::InitValue::Kind::kF32:
-        case ptx::InitValue::Kind::kF64: bits = iv.fbits; break;
+        case ptx::InitValue::Kind::kF64:
+          bits = iv.fbits;
+          break;
         case ptx::InitValue::Kind::kSymbol:
         case ptx::InitValue::Kind::kGenericSymbol: {
           auto it = global_addr_.find(iv.symbol);
@@ -185,8 +191,8 @@ std::string Program::source_of(const ExecInst& in) const {
 void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
   const ptx::Function& f = *df.ir;
   auto fail = [&](const ptx::Instruction& in, const std::string& what) {
-    return unsupported_error(fmt::format("{}:{}: error: {} in function '{}'", module_.path,
-                                         in.ptx_line, what, f.name));
+    return unsupported_error(
+        fmt::format("{}:{}: error: {} in function '{}'", module_.path, in.ptx_line, what, f.name));
   };
 
   // Frame layout: params and return values of a .func, then every .local/.param variable
@@ -306,11 +312,13 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
               s.kind = Src::Kind::kImm;
               s.imm = r.value + static_cast<std::uint64_t>(op.offset);
               break;
-            default: throw fail(in, fmt::format("unknown symbol '{}'", op.name));
+            default:
+              throw fail(in, fmt::format("unknown symbol '{}'", op.name));
           }
           break;
         }
-        default: throw fail(in, "unsupported operand");
+        default:
+          throw fail(in, "unsupported operand");
       }
       return s;
     };
@@ -325,6 +333,7 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
       if (op.reg >= 0) {
         m.base = MemRef::Base::kReg;
         m.reg = df.reg_base + static_cast<std::uint32_t>(op.reg);
+        m.reg32 = ptx::dtype_bytes(f.regs[static_cast<size_t>(op.reg)].type) <= 4;
       } else if (!op.name.empty()) {
         SymbolRef r = resolve(op.name, static_cast<int>(i));
         switch (r.kind) {
@@ -338,7 +347,8 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
             m.base = MemRef::Base::kAbsolute;
             m.offset += static_cast<std::int64_t>(r.value);
             break;
-          default: throw fail(in, fmt::format("unknown symbol '{}' in address", op.name));
+          default:
+            throw fail(in, fmt::format("unknown symbol '{}' in address", op.name));
         }
       } else {
         m.base = MemRef::Base::kAbsolute;
@@ -420,8 +430,8 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
         }
         SymbolRef r = resolve(callee->name, static_cast<int>(i));
         if (r.kind != SymbolRef::Kind::kFunction)
-          throw fail(in, fmt::format("call to '{}', which has no body in this module",
-                                     callee->name));
+          throw fail(in,
+                     fmt::format("call to '{}', which has no body in this module", callee->name));
         e.callee = static_cast<int>(r.value);
         break;
       }
@@ -487,8 +497,10 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
           case ptx::Opcode::kPmevent:
             ndst = 0;
             break;
-          case ptx::Opcode::kBrx: throw fail(in, "indirect branches (brx) are not supported");
-          default: ndst = ops.empty() ? 0 : 1;
+          case ptx::Opcode::kBrx:
+            throw fail(in, "indirect branches (brx) are not supported");
+          default:
+            ndst = ops.empty() ? 0 : 1;
         }
         // bar.red.popc.u32 d, a{, b}, p  has a destination.
         if ((in.opcode == ptx::Opcode::kBar || in.opcode == ptx::Opcode::kBarrier) && e.a.red)

@@ -25,9 +25,9 @@ inline constexpr Addr kModuleVarBase = 0x0000'0006'0000'0000ULL;  // module .glo
 struct Src {
   enum class Kind : std::uint8_t { kNone, kReg, kImm, kSpecial, kFrameAddr };
   Kind kind = Kind::kNone;
-  bool negate = false;          // !%p
-  std::uint32_t reg = 0;        // absolute register slot
-  std::uint64_t imm = 0;        // immediate bits, or frame offset for kFrameAddr
+  bool negate = false;    // !%p
+  std::uint32_t reg = 0;  // absolute register slot
+  std::uint64_t imm = 0;  // immediate bits, or frame offset for kFrameAddr
   ptx::SpecialReg sreg = ptx::SpecialReg::kTid;
   std::int8_t component = -1;
 };
@@ -37,7 +37,11 @@ struct MemRef {
   enum class Base : std::uint8_t { kNone, kReg, kAbsolute, kFrame };
   Base base = Base::kNone;
   std::uint32_t reg = 0;
-  std::int64_t offset = 0;      // added to the register, absolute address, or frame offset
+  std::int64_t offset = 0;  // added to the register, absolute address, or frame offset
+  // The base register is 32 bits wide: a .shared or .local address is computed modulo 2^32,
+  // as the hardware's 32-bit shared and local addresses are (nvcc -O3 keeps a base below a
+  // variable and adds an immediate past it).
+  bool reg32 = false;
 };
 
 inline constexpr std::uint32_t kNoReg = ~std::uint32_t{0};
@@ -72,8 +76,8 @@ struct ExecInst {
   Src src[4];
   MemRef mem;
   Pc pc = 0;
-  Pc target_pc = 0;      // branch target
-  Pc reconv_pc = 0;      // branch reconvergence point (kExitPc: virtual exit)
+  Pc target_pc = 0;  // branch target
+  Pc reconv_pc = 0;  // branch reconvergence point (kExitPc: virtual exit)
   // Where a unit with delayed reconvergence (AWARE, seed 003 sec. IV-B) reconverges this
   // branch: the safe post-dominator of the flagged loop it exits (Algorithm 2 without lines
   // 10-14), and for the branches around such a loop the nearest post-dominator that
@@ -82,7 +86,7 @@ struct ExecInst {
   // A branch of a loop the SIMT-deadlock analysis flags (seed 003 Algorithm 1, in the reading
   // above), for watchdog reports.
   bool deadlock_flagged = false;
-  int callee = -1;       // call: index of the callee in Program::functions()
+  int callee = -1;                       // call: index of the callee in Program::functions()
   std::vector<std::uint64_t> call_args;  // call: caller frame offsets of argument variables
   std::vector<std::uint64_t> call_rets;  // call: caller frame offsets of return variables
   // Annotated spin-inducing branch: a backward branch of a loop the workload marks as a busy-wait
@@ -113,11 +117,11 @@ struct ExecInst {
   // goes to the reconvergence unit (lock_stack); it has only the fused form.
   IntrinsicOp lock_op = IntrinsicOp::kNone;
   HostCall host_call = HostCall::kNone;  // call: performed by the executor (callee -1)
-  std::uint8_t span = 1;         // PTX instructions this operation stands for
-  std::vector<ExecInst> folded;  // fused LDSLK: ALU steps performed with it
+  std::uint8_t span = 1;                 // PTX instructions this operation stands for
+  std::vector<ExecInst> folded;          // fused LDSLK: ALU steps performed with it
   Pc fallthrough() const { return pc + kInstSize * span; }
   const ptx::Instruction* ir = nullptr;
-  int index = 0;         // index inside its function
+  int index = 0;  // index inside its function
 };
 
 struct DecodedFunction {
@@ -125,9 +129,9 @@ struct DecodedFunction {
   std::string name;
   bool is_entry = false;
   Pc base_pc = 0;
-  std::uint32_t reg_base = 0;   // first register slot of this function
+  std::uint32_t reg_base = 0;  // first register slot of this function
   std::uint32_t nregs = 0;
-  std::uint32_t frame_size = 0; // bytes of per-thread frame (.local and .param variables)
+  std::uint32_t frame_size = 0;  // bytes of per-thread frame (.local and .param variables)
   std::vector<std::uint64_t> param_offsets;  // .func: frame offsets of params; .entry: buffer
   std::vector<std::uint64_t> ret_offsets;
   std::vector<std::uint32_t> param_sizes;
@@ -172,7 +176,7 @@ class Program {
 
   const ptx::Module& module_;
   std::vector<DecodedFunction> functions_;
-  std::map<std::string, Addr> global_addr_;       // module .global/.const variables
+  std::map<std::string, Addr> global_addr_;          // module .global/.const variables
   std::map<std::string, std::uint32_t> shared_off_;  // module .shared variables
   std::uint32_t static_shared_total_ = 0;
   std::uint32_t total_regs_ = 0;

@@ -44,8 +44,8 @@ constexpr const char* kScratch = "  add.s64 %rd30, %rd1, 768;\n";
 std::string dump_scratch(unsigned n, const std::string& space = "global",
                          const std::string& base = "%rd30") {
   return "  bar.sync 0;\n  setp.lt.u32 %p15, %r0, " + std::to_string(n) +
-         ";\n  mul.wide.u32 %rd40, %r0, 8;\n  add.s64 %rd41, " + base +
-         ", %rd40;\n  @%p15 ld." + space + ".u64 %rd42, [%rd41];\n  @%p15 st.global.u64 [%rd3+56], %rd42;\n";
+         ";\n  mul.wide.u32 %rd40, %r0, 8;\n  add.s64 %rd41, " + base + ", %rd40;\n  @%p15 ld." +
+         space + ".u64 %rd42, [%rd41];\n  @%p15 st.global.u64 [%rd3+56], %rd42;\n";
 }
 
 TEST(Memory, GlobalAtomicsArithmetic) {
@@ -67,8 +67,8 @@ TEST(Memory, GlobalAtomicsArithmetic) {
   EXPECT_EQ(std::bit_cast<float>(o.u32(2, 7)), 0.5f + 31 * 32 / 2);
   EXPECT_EQ(static_cast<s32>(o.u32(3, 7)), 15);
   EXPECT_EQ(static_cast<s32>(o.u32(4, 7)), -16);
-  EXPECT_EQ(o.u32(5, 7), 32u % 10);           // inc wraps to 0 after reaching 9
-  EXPECT_EQ(o.u32(6, 7), 1u);                 // dec: 3,2,1,0,9,8,... 32 times
+  EXPECT_EQ(o.u32(5, 7), 32u % 10);  // inc wraps to 0 after reaching 9
+  EXPECT_EQ(o.u32(6, 7), 1u);        // dec: 3,2,1,0,9,8,... 32 times
   EXPECT_EQ(o.u32(7, 7), 32u);
   // Old values: every lane saw a distinct intermediate of the u32 add, and inc saw 0..9.
   std::set<u32> olds, incs;
@@ -140,8 +140,8 @@ TEST(Memory, SharedAtomics) {
   atom.shared.or.b32 %r13, [sm+40], %r1;
   atom.shared.inc.u32 %r14, [sm+44], 3;
 )" + dump_scratch(6, "shared");
-  auto o = run_text(per_thread_kernel(body, ".shared .align 8 .b8 sm[64];"), atomic_rows({}),
-                    kWarp);
+  auto o =
+      run_text(per_thread_kernel(body, ".shared .align 8 .b8 sm[64];"), atomic_rows({}), kWarp);
   ASSERT_TRUE(o.result.completed);
   EXPECT_EQ(o.at(0, 7), 5u + 31 * 32 / 2);
   EXPECT_EQ(std::bit_cast<float>(o.u32(1, 7)), 1000.f + 31 * 32 / 2);
@@ -149,8 +149,29 @@ TEST(Memory, SharedAtomics) {
   EXPECT_LT(cas_winner, kWarp);
   EXPECT_LT(o.u32(3, 7), kWarp);
   EXPECT_EQ(o.u32(4, 7), 15u);
-  EXPECT_EQ(o.u32(5, 7), 31u);  // or of 0..31
+  EXPECT_EQ(o.u32(5, 7), 31u);           // or of 0..31
   EXPECT_EQ(o.at(5, 7) >> 32, 32u % 4);  // inc.u32 wraps at 3: the word after 'or'
+}
+
+// Issue 50 item 1: shared addresses are 32 bits. nvcc -O3 keeps a base register below a
+// variable and adds an immediate past it: [a+68] with a = base - 64 reads base + 4, where a
+// 64-bit sum faulted at offset 0x100000004.
+TEST(Memory, SharedAddressOf32BitRegisterWraps) {
+  std::string body = R"(
+  mov.u32 %r20, sm;
+  shl.b32 %r21, %r0, 2;
+  add.u32 %r22, %r20, %r21;
+  add.u32 %r23, %r0, 100;
+  st.shared.u32 [%r22], %r23;
+  bar.sync 0;
+  sub.u32 %r24, %r20, 64;
+  ld.shared.u32 %r25, [%r24+68];
+  st.global.u32 [%rd3], %r25;
+)";
+  auto o =
+      run_text(per_thread_kernel(body, ".shared .align 8 .b8 sm[128];"), atomic_rows({}), kWarp);
+  ASSERT_TRUE(o.result.completed);
+  for (unsigned t = 0; t < kWarp; ++t) EXPECT_EQ(o.u32(t, 0), 101u) << "thread " << t;
 }
 
 TEST(Memory, SharedReductionWithBarriers) {
@@ -202,7 +223,8 @@ TEST(Memory, VectorLoadsAndStores) {
   ld.global.v2.f64 {%fd10, %fd11}, [%rd2];
   add.f64 %fd12, %fd11, %fd11;
   st.global.f64 [%rd3+48], %fd12;
-)", rows);
+)",
+                    rows);
   // r12..r15 = 0x22222222, 0x11111111, 0x44444444, 0x33333333 (little-endian words).
   EXPECT_EQ(o.at(0, 0), 0x4444444433333333u);
   EXPECT_EQ(o.at(0, 1), 0x2222222211111111u);
@@ -253,7 +275,8 @@ TEST(Memory, ConstWithInitializer) {
   add.s64 %rd22, %rd20, %rd21;
   ld.const.u32 %r11, [%rd22];      st.global.u32 [%rd3+8], %r11;
   ld.const.f32 %f10, [ftab+4];     st.global.f32 [%rd3+16], %f10;
-)", {{0, 0, 0}, {3, 0, 0}},
+)",
+                    {{0, 0, 0}, {3, 0, 0}},
                     ".const .align 4 .b32 tab[4] = {11, 22, 33, 4294967295};\n"
                     ".const .align 4 .f32 ftab[2] = {0f3F800000, 0f40490FDB};\n");
   EXPECT_EQ(o.u32(0, 0), 22u);
@@ -313,7 +336,8 @@ TEST(MemoryFaults, OutOfBoundsGlobalStoreNamesThreadAndAddress) {
   Error e = expect_fault(R"(
   setp.eq.u32 %p1, %r0, 5;
   @%p1 st.global.u32 [%rd3+192], %r0;
-)", 8);
+)",
+                         8);
   EXPECT_EQ(e.code(), ExitCode::kKernelFault);
   std::string msg = e.what();
   EXPECT_NE(msg.find("thread"), std::string::npos) << msg;
