@@ -172,6 +172,11 @@ Runtime::Runtime(const RuntimeOptions& o)
   info_.shared_per_sm = gp_.sm.shared_bytes;
   info_.partitions = static_cast<unsigned>(c.get_int("mem.partitions"));
   info_.l2_bytes = static_cast<unsigned>(c.get_int("mem.l2.size_bytes")) * info_.partitions;
+  info_.memory_clock_khz = static_cast<unsigned>(
+      c.get_float("clock.dram_mhz") * static_cast<double>(c.get_int("mem.dram.data_rate")) * 500.0);
+  info_.bus_width_bits =
+      info_.partitions * static_cast<unsigned>(c.get_int("mem.dram.bus_bytes")) * 8;
+  info_.l1_caches_global = c.get_bool("mem.l1.enabled");
   report_outcome({"start", std::to_string(getpid()), c.name(), sim_.mode()});
 }
 

@@ -101,6 +101,11 @@ struct DeviceInfo {
            max_ctas_per_sm = 0, registers_per_sm = 0, shared_per_sm = 0, l2_bytes = 0,
            partitions = 0;
   double core_clock_mhz = 0;
+  // clock.dram_mhz x mem.dram.data_rate / 2: the clock CUDA reports, whose double is the data
+  // rate (GTX480: 924 MHz GDDR5 at 4 beats per clock reads 1,848 MHz, as the real board does).
+  unsigned memory_clock_khz = 0;
+  unsigned bus_width_bits = 0;   // mem.partitions x mem.dram.bus_bytes x 8
+  bool l1_caches_global = true;  // mem.l1.enabled
 };
 
 struct FuncAttributes {
