@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -81,6 +82,98 @@ class NoCompletionWindow {
   std::uint64_t samples_ = 0, revisits_ = 0;
 };
 
+// Livelock by recurrence (issue 50): a kernel whose spinning warps keep changing memory (a
+// try-lock that takes Y, fails on Z, releases Y and retries) never leaves memory unchanged, so
+// the watchdog's quiet-memory check never starts, and its states repeat, so only the window
+// above ends it, after 50 million rounds. The functional mode is deterministic: if, with no warp
+// exited, the whole machine (memory, shared memory and lock bits, each warp's state, PC, active
+// mask, reconvergence entries, registers and local memory, and the CTAs' barriers) is at the
+// end of a round in a state it held at the end of an earlier round, it repeats that cycle for
+// ever. Sampled at round ends once twice watchdog.quiet_steps warp instructions ran without an
+// exit (and not while memory is quiet: the watchdog proves that case itself), then every `interval`
+// rounds, which grows with the memory and registers to hash (at most about 1/32 of the rounds'
+// work); the sampled sequence repeats within one period of the cycle. Only for reconvergence
+// units whose entries are their whole state (IReconvergence::state_is_entries: the IPDOM stack)
+// and that keep no time. Up to kMaxStates samples per exit-free span.
+class Recurrence {
+ public:
+  static constexpr std::uint64_t kQuiet = std::uint64_t{1} << 12;
+  static constexpr std::size_t kMaxStates = 1 << 14;
+
+  // `warm_steps`: warp instructions without an exit before the first sample, so that a kernel
+  // whose memory stays unchanged gets the watchdog's own proof first (its report names each
+  // spin loop).
+  explicit Recurrence(std::uint64_t warm_steps) : warm_steps_(warm_steps) {}
+
+  bool due(std::uint64_t round) const { return round >= next_; }
+
+  std::string sample(std::uint64_t round, const Executor& ex, const GlobalMemory& mem,
+                     const CtaTable& ctas, WarpTable& warps, const Watchdog& dog,
+                     std::size_t finished) {
+    if (finished != finished_ || states_.size() >= kMaxStates) {
+      if (finished != finished_) {
+        span_start_ = round;
+        span_steps_ = ex.steps();
+      }
+      finished_ = finished;
+      states_.clear();
+      next_ = round + kQuiet;
+      return {};
+    }
+    if (ex.steps() - span_steps_ < warm_steps_ || dog.quiet()) {
+      next_ = round + kQuiet;
+      return {};
+    }
+    std::uint64_t work = mem.page_count() * (GlobalMemory::kPageSize / 8), running = 0;
+    std::uint64_t h = hash_mix(mem.content_hash(), ctas.size());
+    for (const auto& c : ctas) {
+      h = hash_mix(h, static_cast<std::uint64_t>(c.index));
+      work += c.shared.size() / 8;
+      for (std::size_t i = 0; i + 8 <= c.shared.size(); i += 8) {
+        std::uint64_t v;
+        std::memcpy(&v, c.shared.data() + i, 8);
+        h = hash_mix(h, v);
+      }
+      for (std::size_t i = c.shared.size() & ~std::size_t{7}; i < c.shared.size(); ++i)
+        h = hash_mix(h, c.shared[i]);
+      for (unsigned i = 0; c.lock_bits && i < c.lock_count; ++i) h = hash_mix(h, c.lock_bits[i]);
+      for (const NamedBarrier& b : c.barriers) h = hash_mix(hash_mix(h, b.arrived), b.expected);
+    }
+    for (Warp& w : warps) {
+      h = hash_mix(hash_mix(h, static_cast<std::uint64_t>(w.global_id)),
+                   static_cast<std::uint64_t>(w.state));
+      if (w.state == WarpState::kFinished || !w.simt) continue;
+      if (w.simt->timed() || !w.simt->state_is_entries()) {  // state the hash cannot see
+        next_ = ~std::uint64_t{0};
+        return {};
+      }
+      ++running;
+      h = hash_mix(hash_mix(h, w.simt->pc()), w.simt->active());
+      for (const auto& e : w.simt->entries())
+        h = hash_mix(hash_mix(hash_mix(h, e.pending), static_cast<std::uint64_t>(e.lock)),
+                     (static_cast<std::uint64_t>(e.table) << 8) | (e.call ? 1u : 0u) |
+                         (e.blocked ? 2u : 0u) | (e.spilled ? 4u : 0u));
+      h = hash_mix(h, dog.hash_state(ex, w));
+      work += std::uint64_t{w.size()} * 8;
+    }
+    next_ = round + std::max<std::uint64_t>(1024, 32 * work / std::max<std::uint64_t>(1, running));
+    const auto [it, fresh] = states_.emplace(h, round);
+    if (fresh) return {};
+    return fmt::format(
+        "livelock: no warp exited for {} rounds and the whole machine (memory, shared memory and "
+        "lock bits, every warp's PC, reconvergence entries, registers and local memory) is back "
+        "in the state it held {} rounds earlier, so it repeats that cycle for ever (memory "
+        "changes inside the cycle: a lock taken and released again is not progress)",
+        round - span_start_, round - it->second);
+  }
+
+ private:
+  std::uint64_t warm_steps_;
+  std::uint64_t next_ = kQuiet, span_start_ = 0, span_steps_ = 0;
+  std::size_t finished_ = 0;
+  std::unordered_map<std::uint64_t, std::uint64_t> states_;  // state hash -> round first seen
+};
+
 }  // namespace
 
 std::size_t resident_ctas(std::uint64_t resident_warps, const LaunchInfo& li) {
@@ -132,8 +225,16 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
   Executor ex(prog_, mem_, li, warps, ctas);
   Watchdog dog(opts_.watchdog);
   NoCompletionWindow window(opts_.watchdog.no_completion_window);
+  Recurrence recurrence(2 * opts_.watchdog.quiet_steps);
   std::size_t finished = 0;
   LaunchResult result;
+  auto stopped = [&] {
+    result.watchdog_reason = dog.reason();
+    result.watchdog_report = dog.report();
+    result.stats = ex.stats();
+    result.printf_output = Executor::merged_printf({&ex});
+    return result;
+  };
   std::size_t live = warps.live_count();
   // Units that keep time (AWARE's timeouts and insertion latency) count rounds of this loop as
   // cycles; their memory requests (table spills and fills) are answered at once.
@@ -187,21 +288,18 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
           stop = true;
         }
       }
-      if (stop) {
-        result.watchdog_reason = dog.reason();
-        result.watchdog_report = dog.report();
-        result.stats = ex.stats();
-        result.printf_output = Executor::merged_printf({&ex});
-        return result;
-      }
+      if (stop) return stopped();
     }
     if (!any_ran && live > 0) {
       dog.all_blocked(ex, warps);
-      result.watchdog_reason = dog.reason();
-      result.watchdog_report = dog.report();
-      result.stats = ex.stats();
-      result.printf_output = Executor::merged_printf({&ex});
-      return result;
+      return stopped();
+    }
+    if (recurrence.due(round)) {
+      if (std::string why = recurrence.sample(round, ex, mem_, ctas, warps, dog, finished);
+          !why.empty()) {
+        dog.stop(ex, warps, why);
+        return stopped();
+      }
     }
     retire();
   }

@@ -52,6 +52,8 @@ class GlobalMemory {
   // A hash of every byte written so far (equal contents give equal hashes, whatever the order
   // of the writes). Reads all of memory: for the timing watchdog's rare samples, not hot paths.
   std::uint64_t content_hash() const;
+  // Pages written so far (what content_hash() reads).
+  std::size_t page_count() const { return pages_.size(); }
 
   void read(Addr addr, void* dst, std::uint64_t n) const;
   void write(Addr addr, const void* src, std::uint64_t n);

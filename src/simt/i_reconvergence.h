@@ -180,6 +180,12 @@ class IReconvergence {
   // True when the unit keeps time or memory: only then does the SM tick it, ask its
   // next_event() and drain its outbox (a stack costs nothing per cycle).
   virtual bool timed() const { return false; }
+  // True when entries() (with pc() and active(), which follow from them) is the unit's whole
+  // state, so two warps with equal entries behave alike from then on: the functional
+  // watchdog's recurrence check (a machine back in an earlier state repeats for ever) is only
+  // sound for such units. Units with more state (counters, queues, per-thread scheduling
+  // history) keep the default.
+  virtual bool state_is_entries() const { return false; }
   // Memory (see the file comment).
   virtual bool pop_request(UnitRequest& out) {
     (void)out;

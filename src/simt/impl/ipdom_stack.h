@@ -30,6 +30,7 @@ class IpdomStack : public IReconvergence {
   LaneMask live() const override { return stack_.empty() ? 0 : stack_.front().mask; }
   std::vector<ReconvergenceEntry> entries() const override;
   std::string name() const override { return "ipdom_stack"; }
+  bool state_is_entries() const override { return true; }
   std::size_t depth() const { return stack_.size(); }
 
  protected:

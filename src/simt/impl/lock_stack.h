@@ -29,6 +29,8 @@ namespace simtsync::simt {
 class LockStack final : public IpdomStack {
  public:
   LockStack(Pc start, LaneMask threads) : IpdomStack(start, threads) {}
+  // Lock counter, queue and grant state beyond the entries.
+  bool state_is_entries() const override { return false; }
 
   LockSend lock_sent(Pc pc) override;
   void lock_replied(LaneMask acquired, Pc next) override;
