@@ -5,7 +5,7 @@
 # subset (label `sanitize`: bad input of every kind, analysis, transform, one run per mode and
 # deadlock kind), and a bounded fuzz run per target (label `fuzz`, SIMTSYNC_FUZZ_SECONDS each,
 # default 30). Output ends with CTest's summary. A unity build (16 sources per compilation):
-# about a third of the time of a file-by-file build; the main build stays file by file.
+# about a third of the time of a file-by-file build (the main build is one too under CI=true).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh" clang libclang-rt-14-dev
