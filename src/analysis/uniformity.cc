@@ -61,13 +61,30 @@ int unique_def(const ReachingDefs& rd, int inst, int reg) {
   return rd.unique_reaching(inst, reg);
 }
 
-// `reg` at `inst` is exactly %tid.x or %laneid (through mov/cvt).
+// `reg` at `inst` takes a different value in each lane of a warp, so `reg == C` holds in at most
+// one lane: %tid.x or %laneid (through mov/cvt), or one of them reduced modulo a multiple of 32
+// (`and` with a mask whose low five bits are set, `rem` by a multiple of 32: the lane-0 idioms
+// `threadIdx.x % 32 == 0` and `(threadIdx.x & 31) == 0`, which nvcc emits as `and.b32 r, tid, 31`).
+// As for %tid.x itself, this takes a warp's 32 threads to have consecutive %tid.x values
+// (blockDim.x a multiple of 32).
 bool is_lane_index(const ptx::Function& f, const ReachingDefs& rd, int inst, int reg, int depth) {
   const int d = unique_def(rd, inst, reg);
   if (d < 0 || depth > 8) return false;
   const ptx::Instruction& in = f.insts[static_cast<size_t>(d)];
-  if ((in.opcode != Opcode::kMov && in.opcode != Opcode::kCvt) || in.operands.size() != 2 ||
-      in.guard.reg >= 0)
+  if (in.guard.reg >= 0) return false;
+  if ((in.opcode == Opcode::kAnd || in.opcode == Opcode::kRem) && in.operands.size() == 3) {
+    const Operand& a = in.operands[1];
+    const Operand& b = in.operands[2];
+    const Operand* x = a.kind == Operand::Kind::kReg ? &a : &b;
+    const Operand* k = a.kind == Operand::Kind::kReg ? &b : &a;
+    if (x->kind != Operand::Kind::kReg || k->kind != Operand::Kind::kImmInt) return false;
+    const std::uint64_t m = static_cast<std::uint64_t>(k->imm);
+    const bool keeps_lane = in.opcode == Opcode::kAnd ? (m & 31u) == 31u
+                                                      : (k == &b && m != 0 && m % 32 == 0 &&
+                                                         !ptx::dtype_is_signed(in.attrs().type));
+    return keeps_lane && is_lane_index(f, rd, d, x->reg, depth + 1);
+  }
+  if ((in.opcode != Opcode::kMov && in.opcode != Opcode::kCvt) || in.operands.size() != 2)
     return false;
   const Operand& src = in.operands[1];
   if (src.kind == Operand::Kind::kSpecial)

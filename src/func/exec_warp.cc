@@ -15,7 +15,20 @@ bool Executor::warp_sync(Warp& w, const ExecInst& in, LaneMask active, LaneMask 
   // members whatever it says.
   LaneMask members = m;
   for (int l : lanes(m)) members |= value(w, in.src[in.nsrc - 1], static_cast<unsigned>(l));
-  if (w.simt->warp_sync(members & w.threads)) return true;
+  if (w.simt->warp_sync(members & w.threads)) {
+    // A unit that runs its threads in lockstep (a stack) answers true whoever is active. The
+    // PTX ISA leaves a .sync instruction undefined on such GPUs (sm_6x and below) unless every
+    // member that has not exited executes it in convergence: a member elsewhere (SSDE's
+    // delayed reconvergence can leave one behind) would silently read a stale register.
+    if (const LaneMask missing = members & w.threads & w.simt->live() & ~active; missing != 0)
+      fault(w, first_lane(active), in,
+            fmt::format("warp-synchronous instruction with member mask {:#x}: lanes {:#x} have not "
+                        "exited and are not here (they run elsewhere in the warp); without "
+                        "independent thread scheduling ({}) every member must execute it in "
+                        "convergence, else the result is undefined (PTX ISA, shfl.sync/vote.sync)",
+                        members & w.threads, missing, w.simt->name()));
+    return true;
+  }
   // Held until the other members arrive (the unit named another group): not executed.
   --stats_.warp_instructions;
   stats_.thread_instructions -= static_cast<std::uint64_t>(popcount(active));
@@ -126,12 +139,24 @@ bool Executor::exec_warp_op(Warp& w, const ExecInst& in, LaneMask active, LaneMa
           continue;
         }
         switch (op) {
-          case Mod::kAddOp: acc += x; break;
-          case Mod::kMinOp: acc = std::min(acc, x); break;
-          case Mod::kMaxOp: acc = std::max(acc, x); break;
-          case Mod::kAndOp: acc &= x; break;
-          case Mod::kOrOp: acc |= x; break;
-          default: acc ^= x; break;
+          case Mod::kAddOp:
+            acc += x;
+            break;
+          case Mod::kMinOp:
+            acc = std::min(acc, x);
+            break;
+          case Mod::kMaxOp:
+            acc = std::max(acc, x);
+            break;
+          case Mod::kAndOp:
+            acc &= x;
+            break;
+          case Mod::kOrOp:
+            acc |= x;
+            break;
+          default:
+            acc ^= x;
+            break;
         }
       }
       for (int l : lanes(m))
@@ -210,7 +235,7 @@ StepResult Executor::exec_barrier(Warp& w, const ExecInst& in, LaneMask m, StepI
     }
     b.any |= any;
     b.all &= all;
-    b.popc = op == Mod::kPopcOp ? b.popc + static_cast<std::uint32_t>(cnt)
+    b.popc = op == Mod::kPopcOp  ? b.popc + static_cast<std::uint32_t>(cnt)
              : op == Mod::kAndOp ? static_cast<std::uint32_t>(b.all)
                                  : static_cast<std::uint32_t>(b.any);
     b.red_dst.emplace_back(w.global_id, in.dst[0]);

@@ -1,0 +1,87 @@
+// Issue 50 item 6: a lock taken only by lane 0 of each warp is a warp-uniform busy-wait, not a
+// SIMT deadlock, however the program names lane 0: `threadIdx.x == 0`, `%laneid == 0`, and the
+// idioms `threadIdx.x % 32 == 0` and `(threadIdx.x & 31) == 0`, which nvcc -O3 emits as
+// `and.b32 r, tid, 31`. A mask that drops a low lane bit (`& 15`) selects two lanes per warp and
+// stays flagged.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analysis/deadlock_analysis.h"
+#include "ptx/parser.h"
+
+namespace simtsync::analysis {
+namespace {
+
+// The kernel nvcc -O3 -arch=sm_75 writes for `if (SEL == 0) { while (atomicCAS(lock, 0, 1));
+// atomicExch(lock, 0); }`, with SEL computed by `select` from %tid.x into %r2.
+std::string lock_kernel(const std::string& select) {
+  return R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [p];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+)" + select +
+         R"(
+  setp.ne.s32 %p1, %r2, 0;
+  @%p1 bra DONE;
+SPIN:
+  atom.global.cas.b32 %r3, [%rd2], 0, 1;
+  setp.ne.s32 %p2, %r3, 0;
+  @%p2 bra SPIN;
+  atom.global.exch.b32 %r4, [%rd2], 0;
+DONE:
+  ret;
+}
+)";
+}
+
+struct Verdict {
+  int flagged = 0, busy = 0;
+};
+
+Verdict analyse(const std::string& select) {
+  const auto m = ptx::parse_module(lock_kernel(select), "lane.ptx");
+  Verdict v;
+  for (const auto& f : m.functions) {
+    const FunctionAnalysis a(m, f);
+    for (const auto& x : a.deadlock().verdicts()) {
+      v.flagged += x.flagged;
+      v.busy += x.busy_wait;
+    }
+  }
+  return v;
+}
+
+TEST(LaneIdioms, LaneZeroLocksAreWarpUniformBusyWaits) {
+  for (const char* select :
+       {"  mov.u32 %r2, %r1;", "  and.b32 %r2, %r1, 31;", "  and.b32 %r2, %r1, 63;",
+        "  rem.u32 %r2, %r1, 32;", "  mov.u32 %r5, %laneid;\n  and.b32 %r2, %r5, 31;"}) {
+    SCOPED_TRACE(select);
+    const Verdict v = analyse(select);
+    EXPECT_EQ(v.flagged, 0);
+    EXPECT_EQ(v.busy, 1);
+  }
+}
+
+TEST(LaneIdioms, SelectorsThatKeepSeveralLanesStayFlagged) {
+  // & 15 and % 16 hold for lanes 0 and 16; a signed remainder is not reduced here; a shift
+  // keeps lanes 0-1.
+  for (const char* select : {"  and.b32 %r2, %r1, 15;", "  rem.u32 %r2, %r1, 16;",
+                             "  rem.s32 %r2, %r1, 32;", "  shr.u32 %r2, %r1, 1;"}) {
+    SCOPED_TRACE(select);
+    const Verdict v = analyse(select);
+    EXPECT_EQ(v.flagged, 1);
+    EXPECT_EQ(v.busy, 0);
+  }
+}
+
+}  // namespace
+}  // namespace simtsync::analysis
