@@ -90,14 +90,33 @@ std::string source_line(const ptx::Module* m, const ptx::Instruction& in) {
 }
 
 std::string source_line(const ptx::Module* m, const ptx::Function& f, int inst) {
-  const ptx::Instruction& in = f.insts[static_cast<size_t>(inst)];
-  if (in.loc.line <= 0 || m == nullptr || m->find_file(in.loc.file) == nullptr) {
-    // No .loc: the PTX file's name (not its directory, so reports do not depend on the
-    // checkout) and line.
-    std::string p = m ? m->path : std::string("<ptx>");
-    if (auto slash = p.find_last_of('/'); slash != std::string::npos) p = p.substr(slash + 1);
-    return fmt::format("{}:{}", p, in.ptx_line);
+  auto located = [&](int k) {
+    const ptx::SrcLoc& l = f.insts[static_cast<size_t>(k)].loc;
+    return l.line > 0 && m != nullptr && m->find_file(l.file) != nullptr;
+  };
+  // `.loc F 0` (code nvcc made with no source line of its own, as loop headers often are) or no
+  // .loc: the nearest instruction before it with a real line, else the nearest after it.
+  if (!located(inst)) {
+    const int n = static_cast<int>(f.insts.size());
+    int found = -1;
+    for (int k = inst - 1; k >= 0 && found < 0; --k)
+      if (located(k)) found = k;
+    for (int k = inst + 1; k < n && found < 0; ++k)
+      if (located(k)) found = k;
+    if (found >= 0) {
+      inst = found;
+    } else {
+      // None in the function: the PTX line, labelled as one (the module may be named after the
+      // .cu file it was compiled from), under the file's name, not its directory.
+      std::string p = m ? m->path : std::string("<ptx>");
+      if (auto slash = p.find_last_of('/'); slash != std::string::npos) p = p.substr(slash + 1);
+      const bool ptx_file = p.size() > 4 && p.substr(p.size() - 4) == ".ptx";
+      return ptx_file
+                 ? fmt::format("{}:{}", p, f.insts[static_cast<size_t>(inst)].ptx_line)
+                 : fmt::format("{}, PTX line {}", p, f.insts[static_cast<size_t>(inst)].ptx_line);
+    }
   }
+  const ptx::Instruction& in = f.insts[static_cast<size_t>(inst)];
   struct Pos {
     int file, line, col;
     bool operator==(const Pos&) const = default;

@@ -2,12 +2,13 @@
 // SIMT deadlock, however the program names lane 0: `threadIdx.x == 0`, `%laneid == 0`, and the
 // idioms `threadIdx.x % 32 == 0` and `(threadIdx.x & 31) == 0`, which nvcc -O3 emits as
 // `and.b32 r, tid, 31`. A mask that drops a low lane bit (`& 15`) selects two lanes per warp and
-// stays flagged.
+// stays flagged. And where a report puts a loop whose header has no source line of its own.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "analysis/deadlock_analysis.h"
+#include "analysis/deadlock_printer.h"
 #include "ptx/parser.h"
 
 namespace simtsync::analysis {
@@ -81,6 +82,27 @@ TEST(LaneIdioms, SelectorsThatKeepSeveralLanesStayFlagged) {
     EXPECT_EQ(v.flagged, 1);
     EXPECT_EQ(v.busy, 0);
   }
+}
+
+std::string report(const std::string& text, const std::string& path) {
+  const auto m = ptx::parse_module(text, path);
+  std::string out;
+  for (const auto& f : m.functions) out += format_deadlock(FunctionAnalysis(m, f).report());
+  return out;
+}
+
+TEST(LaneIdioms, LoopWithoutItsOwnSourceLineNamesTheNearestOne) {
+  // nvcc marks a loop header it made `.loc 1 0 N`: the report names the line before it (the
+  // `for`), not the PTX line under the .cu file's name.
+  std::string text = lock_kernel("  and.b32 %r2, %r1, 15;");
+  text.replace(text.find("  mov.u32 %r1, %tid.x;"), 0, "  .loc 1 7 3\n");
+  text.replace(text.find("SPIN:\n"), 6, "SPIN:\n  .loc 1 0 3\n");
+  text += "  .file 1 \"uni.cu\"\n";
+  EXPECT_NE(report(text, "uni.ptx").find("loop SPIN (uni.cu:7)"), std::string::npos)
+      << report(text, "uni.ptx");
+  // No .loc at all, in a module named after its .cu file: the PTX line, labelled as one.
+  const std::string bare = report(lock_kernel("  and.b32 %r2, %r1, 15;"), "uni.cu");
+  EXPECT_NE(bare.find("loop SPIN (uni.cu, PTX line "), std::string::npos) << bare;
 }
 
 }  // namespace
