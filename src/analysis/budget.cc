@@ -9,7 +9,7 @@ void AnalysisBudget::spend(std::uint64_t n, const char* what) {
   if (limit_ == 0 || used_ <= limit_) return;
   throw AnalysisTooLarge(fmt::format(
       "function '{}' is too large to analyse: its {} pass the analysis budget of {} entries "
-      "(about {} MB; --analysis-budget, 0 = no limit)",
+      "(about {} MB; --analysis-budget, or sim.analysis_budget for run and exec; 0 = no limit)",
       function_, what, limit_, limit_ * 6 / 1'000'000));
 }
 

@@ -23,7 +23,7 @@ FunctionAnalysis::FunctionAnalysis(const ptx::Module& m, const ptx::Function& f,
       pdom_(DomTree::post_dominators(cfg_)),
       loops_(LoopInfo::compute(cfg_, dom_, LoopOptions{o.split_loops, &budget_})),
       dl_(SimtDeadlock::compute({&cfg_, &dom_, &pdom_, &loops_, &m, &budget_}, o.detect)),
-      safe_(SafePdom::compute(cfg_, pdom_, loops_, dl_)) {}
+      safe_(SafePdom::compute(cfg_, pdom_, loops_, dl_, &budget_)) {}
 
 DeadlockReport FunctionAnalysis::report() const {
   DeadlockReport r{module_, &cfg_, &loops_, &dl_, &safe_};

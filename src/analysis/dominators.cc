@@ -153,6 +153,8 @@ bool DomTree::dominates(NodeId a, NodeId b) const {
 
 NodeId DomTree::nearest_common_dominator(NodeId a, NodeId b) const {
   if (!contains(a) || !contains(b)) return kNoNode;
+  if (dominates(a, b)) return a;  // O(1) by the tree intervals: no walk down a long chain
+  if (dominates(b, a)) return b;
   while (a != b) {
     if (depth(a) < depth(b)) std::swap(a, b);
     a = idom(a);

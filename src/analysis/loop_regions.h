@@ -13,11 +13,19 @@
 //    para_branches(BB) lists those branches (ParaBrSet).
 //  - reach_branches(BB) (ReachBrSet): terminators with two or more successors of the
 //    reachable blocks on a path from R(L) to BB (BB's own only when BB lies on a cycle there).
+//
+// Cost (issue 46): R(L) is found for every loop; reachable and parallel only for the loops
+// `wanted` (Algorithm 1 needs them for the loops whose exits read shared memory). Reachable
+// is not a list: where R(L) cannot reach L again (a different strongly connected component),
+// a path from R(L) never enters L and a BlockReach query answers; only the other loops (R(L)
+// on a cycle through L, e.g. inside an enclosing loop) keep the list a walk from R(L) finds.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <vector>
 
+#include "analysis/block_reach.h"
 #include "analysis/budget.h"
 #include "analysis/cfg.h"
 #include "analysis/dominators.h"
@@ -28,16 +36,40 @@ namespace simtsync::analysis {
 
 struct LoopRegion {
   NodeId reconverge = kNoNode;
-  std::vector<NodeId> reachable;                // ascending
-  std::map<NodeId, int> barrier_cut;            // reachable block -> first barrier inst
+  bool computed = false;                        // reachable and parallel were asked for
+  bool listed = false;                          // reachable is the list below
+  std::vector<NodeId> reachable;                // ascending, when listed
   std::map<NodeId, std::vector<int>> parallel;  // block -> ParaBrSet (branch insts)
-  std::vector<int> reach_branches(const Cfg& cfg, NodeId bb) const;
-  bool is_reachable(NodeId n) const;
 };
 
-// One LoopRegion per loop of `loops`, in loop order.
-std::vector<LoopRegion> compute_loop_regions(const Cfg& cfg, const DomTree& pdom,
-                                             const LoopInfo& loops, const ReconvergenceTable& rec,
-                                             AnalysisBudget* budget = nullptr);
+class LoopRegions {
+ public:
+  LoopRegions() = default;
+  // `wanted[l] != 0`: loop l needs reachable and parallel (parallel only when `parallel`).
+  static LoopRegions compute(const Cfg& cfg, const DomTree& pdom, const LoopInfo& loops,
+                             const ReconvergenceTable& rec, const std::vector<char>& wanted,
+                             bool parallel, AnalysisBudget* budget = nullptr);
+
+  const LoopRegion& operator[](int loop) const { return regions_[static_cast<size_t>(loop)]; }
+  size_t size() const { return regions_.size(); }
+  // Block n is in reachable(L) (a wanted loop).
+  bool is_reachable(int loop, NodeId n) const;
+  // First blocking barrier instruction of block b, -1 when none.
+  int barrier(NodeId b) const { return cfg_->is_block(b) ? barrier_[static_cast<size_t>(b)] : -1; }
+  // `visited` (may be null) is increased by the blocks the backward walk visits.
+  std::vector<int> reach_branches(int loop, NodeId bb, std::uint64_t* visited = nullptr) const;
+  // Block `to` is reachable from `from` without entering loop `loop` and without continuing
+  // past a blocking barrier (false when `from` is not a block or lies in the loop).
+  bool reaches_avoiding(NodeId from, int loop, NodeId to) const;
+
+ private:
+  std::vector<char> walk(NodeId from, int loop) const;  // the explicit walk, marks per node
+
+  const Cfg* cfg_ = nullptr;
+  const LoopInfo* loops_ = nullptr;
+  std::vector<LoopRegion> regions_;
+  std::vector<int> barrier_;
+  BlockReach reach_;
+};
 
 }  // namespace simtsync::analysis

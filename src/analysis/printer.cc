@@ -45,7 +45,7 @@ std::string format_loops(const Cfg& cfg, const LoopInfo& loops) {
   for (const Loop& l : loops.loops()) {
     out += fmt::format("loop {} header {} depth {} parent {}\n", l.id, cfg.name(l.header), l.depth,
                        l.parent < 0 ? std::string("-") : std::to_string(l.parent));
-    out += "  blocks" + names(cfg, l.blocks) + "\n";
+    out += "  blocks" + names(cfg, loops.blocks(l.id)) + "\n";
     out += "  latches" + names(cfg, l.latches) + "\n";
     out += "  exits" + names(cfg, l.exit_blocks) + "\n";
     std::string br;

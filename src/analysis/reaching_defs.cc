@@ -5,6 +5,7 @@
 
 #include "analysis/dominators.h"
 #include "analysis/inst_info.h"
+#include "analysis/loops.h"
 #include "analysis/scc.h"
 
 namespace simtsync::analysis {
@@ -84,12 +85,48 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     }
   const DomTree dt = DomTree::compute(GraphView{root, &succs, &preds}, Direction::kForward);
 
-  // Dominance frontiers (Cooper, Harvey and Kennedy).
+  // Merge placement. In a reducible graph (issue 46), the iterated dominance frontier of a
+  // set is the iterated frontier of the graph without back edges, closed under "the header
+  // of a loop holding a member" (Ramalingam, "On loops, dominators, and dominance
+  // frontiers", TOPLAS 2002). The frontiers without back edges stay small where loops nest:
+  // with them, the frontier of the latch of the k-th of n nested loops holds k headers, and
+  // all of them together n^2 / 2. Headers are taken from the loop forest, innermost first,
+  // up to the first where the register cannot be live (see possibly_live below). An
+  // irreducible graph keeps the full frontiers. A merge placed where the iterated frontier
+  // has none would only repeat one value: reaching sets stay exact either way.
+  bool reducible = true;
+  {
+    std::vector<char> state(succs.size(), 0);  // 1 on the DFS stack, 2 done
+    std::vector<std::pair<NodeId, size_t>> st{{root, 0}};
+    state[static_cast<size_t>(root)] = 1;
+    while (!st.empty() && reducible) {
+      auto& [v, pos] = st.back();
+      if (pos < succs[static_cast<size_t>(v)].size()) {
+        const NodeId w = succs[static_cast<size_t>(v)][pos++];
+        if (state[static_cast<size_t>(w)] == 1 && !dt.dominates(w, v)) reducible = false;
+        if (state[static_cast<size_t>(w)] == 0) {
+          state[static_cast<size_t>(w)] = 1;
+          st.emplace_back(w, 0);
+        }
+        continue;
+      }
+      state[static_cast<size_t>(v)] = 2;
+      st.pop_back();
+    }
+  }
+  LoopForest forest;
+  if (reducible) forest = loop_forest(GraphView{root, &succs, &preds}, dt);
+  // Dominance frontiers (Cooper, Harvey and Kennedy), of the graph without back edges when
+  // it is reducible.
   std::vector<std::vector<NodeId>> df(succs.size());
+  std::vector<NodeId> fpreds;
   for (NodeId b = 0; b <= n; ++b) {
-    if (preds[static_cast<size_t>(b)].size() < 2) continue;
+    fpreds.clear();
+    for (NodeId p : preds[static_cast<size_t>(b)])
+      if (!reducible || !dt.dominates(b, p)) fpreds.push_back(p);
+    if (fpreds.size() < 2) continue;
     std::uint64_t added = 0;
-    for (NodeId p : preds[static_cast<size_t>(b)]) {
+    for (NodeId p : fpreds) {
       for (NodeId x = p; x != kNoNode && x != dt.idom(b); x = dt.idom(x)) {
         auto& d = df[static_cast<size_t>(x)];
         if (!d.empty() && d.back() == b) break;  // this walk was already made for b
@@ -160,6 +197,68 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     return false;
   };
 
+  // Quick liveness answers for a register with few uses and kills (dominator intervals, no
+  // walk): upward-exposed uses U (read before any unguarded definition in their block) and,
+  // for each, K(u): the nearest block strictly dominating u that kills the register (ENTRY
+  // defines every register). A path from z to u that does not start inside K(u)'s strict
+  // subtree passes K(u) whole, so z can only be live if some u has no K(u) or z lies strictly
+  // under it ("possibly live", monotone up the dominator tree). And z is live when it
+  // dominates some u and no kill lies in its subtree but u's own (after u's read): a path
+  // from z to u stays in z's subtree after its last visit of z.
+  struct Quick {
+    bool on = false, unbounded = false;
+    std::vector<NodeId> uses, bound, kills;  // upward-exposed use blocks, K(u), kill blocks
+  } q;
+  auto prepare = [&](int reg) {
+    q = Quick{};
+    const auto& us = uses_by_reg[static_cast<size_t>(reg)];
+    const auto& ks = kills_by_reg[static_cast<size_t>(reg)];
+    q.kills.push_back(cfg.entry());
+    for (int i : ks) {
+      const NodeId b = cfg.node_of_inst(i);
+      if (q.kills.back() != b) q.kills.push_back(b);
+    }
+    NodeId last = kNoNode;
+    for (int i : us) {
+      const NodeId b = cfg.node_of_inst(i);
+      if (b == last) continue;  // the block's first use decides
+      last = b;
+      const int k = first_at(ks, cfg.block(b).begin, cfg.block(b).end);
+      if (k < 0 || i <= k) q.uses.push_back(b);
+      if (q.uses.size() > 64) return;
+    }
+    if (q.uses.size() * q.kills.size() > 256) return;
+    q.on = true;
+    for (NodeId u : q.uses) {
+      NodeId best = kNoNode;
+      for (NodeId k : q.kills)
+        if (k != u && dt.dominates(k, u) && (best == kNoNode || dt.depth(k) > dt.depth(best)))
+          best = k;
+      q.bound.push_back(best);
+      if (best == kNoNode) q.unbounded = true;
+    }
+  };
+  auto possibly_live = [&](NodeId z) {
+    if (!q.on || q.unbounded) return true;
+    for (size_t x = 0; x < q.uses.size(); ++x)
+      if (q.bound[x] != z && dt.dominates(q.bound[x], z)) return true;
+    return false;
+  };
+  auto surely_live = [&](NodeId z) {
+    if (!q.on) return false;
+    for (NodeId u : q.uses) {
+      if (!dt.dominates(z, u)) continue;
+      bool clear = true;
+      for (NodeId k : q.kills) clear &= k == u || !dt.dominates(z, k);
+      if (clear) return true;
+    }
+    return false;
+  };
+  auto live = [&](int reg, NodeId z) {
+    if (z >= n || !possibly_live(z)) return false;
+    return surely_live(z) || live_in(reg, z);
+  };
+
   // Entry values, then merge values at the iterated dominance frontier of each register's
   // definition blocks (ENTRY defines every register) where the register is live.
   r.entry_val_.resize(nregs);
@@ -167,6 +266,7 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     r.entry_val_[reg] = r.new_value(kEntryDef, static_cast<int>(reg));
   r.merges_.assign(succs.size(), {});
   std::vector<int> has_merge(succs.size(), -1), queued(succs.size(), -1);
+  std::vector<int> header_done(forest.header.size(), -1);
   size_t merges = 0, walked = 0;  // frontier walks are work: 64 a charged entry
   for (size_t reg = 0; reg < nregs; ++reg) {
     const int tag = static_cast<int>(reg);
@@ -179,18 +279,32 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
       queued[static_cast<size_t>(b)] = tag;
       work.push_back(b);
     };
+    auto consider = [&](NodeId y) {
+      if (has_merge[static_cast<size_t>(y)] == tag) return;
+      has_merge[static_cast<size_t>(y)] = tag;
+      if (live(tag, y))
+        r.merges_[static_cast<size_t>(y)].emplace_back(tag, r.new_value(kMerge, tag));
+      queue(y);  // a block of the frontier whether or not the merge is kept
+    };
+    prepare(tag);
     queue(cfg.entry());
     for (int i : r.by_reg_[reg]) queue(cfg.node_of_inst(i));
     while (!work.empty()) {
       const NodeId x = work.back();
       work.pop_back();
       walked += df[static_cast<size_t>(x)].size();
-      for (NodeId y : df[static_cast<size_t>(x)]) {
-        if (has_merge[static_cast<size_t>(y)] == tag) continue;
-        has_merge[static_cast<size_t>(y)] = tag;
-        if (live_in(tag, y))
-          r.merges_[static_cast<size_t>(y)].emplace_back(tag, r.new_value(kMerge, tag));
-        queue(y);  // a block of the frontier whether or not the merge is kept
+      for (NodeId y : df[static_cast<size_t>(x)]) consider(y);
+      if (!reducible) continue;
+      // Headers of the loops holding x, innermost first, while the register may be live
+      // there (a header done for this register had its enclosing ones done too).
+      for (int t = forest.inner[static_cast<size_t>(x)]; t >= 0;
+           t = forest.parent[static_cast<size_t>(t)]) {
+        if (header_done[static_cast<size_t>(t)] == tag) break;
+        const NodeId h = forest.header[static_cast<size_t>(t)];
+        if (!possibly_live(h)) break;
+        header_done[static_cast<size_t>(t)] = tag;
+        ++walked;
+        consider(h);
       }
     }
   }

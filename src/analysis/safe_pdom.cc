@@ -35,7 +35,7 @@ ProgramPoint SafePdom::ipdom(const Cfg& cfg, const DomTree& pdom, const ProgramP
 }
 
 SafePdom SafePdom::compute(const Cfg& cfg, const DomTree& pdom, const LoopInfo& loops,
-                           const SimtDeadlock& dl) {
+                           const SimtDeadlock& dl, AnalysisBudget* budget) {
   SafePdom r;
   r.safe_.assign(loops.loops().size(), std::nullopt);
   const ReconvergenceTable& rec = dl.reconvergence();
@@ -46,13 +46,17 @@ SafePdom SafePdom::compute(const Cfg& cfg, const DomTree& pdom, const LoopInfo& 
   // Lines 1-16.
   for (const LoopVerdict& v : dl.verdicts()) {
     if (!v.flagged) continue;
-    const LoopRegion& reg = dl.regions()[static_cast<size_t>(v.loop)];
+    const LoopRegion& reg = dl.regions()[v.loop];
     ProgramPoint s = block_start(cfg, reg.reconverge);
     for (const RedefWrite& w : v.redefs) {
       s = ipdom(cfg, pdom, s, after_inst(cfg, pdom, w.inst));  // line 4
       const NodeId bb = cfg.node_of_inst(w.inst);
-      if (w.reachable)
-        for (int br : reg.reach_branches(cfg, bb)) s = ipdom(cfg, pdom, s, branch_point(br));
+      if (w.reachable) {
+        std::uint64_t visited = 0;
+        const std::vector<int> brs = dl.regions().reach_branches(v.loop, bb, &visited);
+        charge(budget, visited, "blocks walked by the safe post-dominator search");
+        for (int br : brs) s = ipdom(cfg, pdom, s, branch_point(br));
+      }
       if (w.parallel && dl.options().parallel) {
         auto it = reg.parallel.find(bb);
         if (it != reg.parallel.end())
@@ -62,11 +66,8 @@ SafePdom SafePdom::compute(const Cfg& cfg, const DomTree& pdom, const LoopInfo& 
     r.safe_[static_cast<size_t>(v.loop)] = s;
   }
   // Line 17: resolve_SafePDom_conflicts(). The loops with a safe point are found from the
-  // blocks each walk sees (flagged_at), not by testing every loop against every walk.
-  std::vector<std::vector<int>> flagged_at(static_cast<size_t>(cfg.size()));
-  for (const Loop& m : loops.loops())
-    if (r.safe_[static_cast<size_t>(m.id)])
-      for (NodeId b : m.blocks) flagged_at[static_cast<size_t>(b)].push_back(m.id);
+  // blocks each walk sees (the loops holding each block, LoopInfo::for_each_loop_containing),
+  // not by testing every loop against every walk nor by listing every body (issue 46).
   std::vector<char> seen(static_cast<size_t>(cfg.size()), 0);
   std::vector<long> stamp(loops.loops().size(), -1);
   long walk = 0;
@@ -97,15 +98,18 @@ SafePdom SafePdom::compute(const Cfg& cfg, const DomTree& pdom, const LoopInfo& 
             work.push_back(s);
           }
       }
+      charge(budget, found.size(), "blocks walked by the safe post-dominator search");
       std::vector<int> on_path;
       ++walk;
       for (NodeId b : found) {
         seen[static_cast<size_t>(b)] = 0;
-        for (int m : flagged_at[static_cast<size_t>(b)])
-          if (m != l.id && stamp[static_cast<size_t>(m)] != walk) {
-            stamp[static_cast<size_t>(m)] = walk;
-            on_path.push_back(m);
-          }
+        loops.for_each_loop_containing(b, [&](int m) {
+          if (m == l.id || !r.safe_[static_cast<size_t>(m)] ||
+              stamp[static_cast<size_t>(m)] == walk)
+            return;
+          stamp[static_cast<size_t>(m)] = walk;
+          on_path.push_back(m);
+        });
       }
       std::sort(on_path.begin(), on_path.end());
       for (int m : on_path) {

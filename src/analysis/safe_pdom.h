@@ -15,6 +15,10 @@
 //    post-dominate safe(M), safe(L) = IPDom(safe(L), safe(M)). It terminates because EXIT
 //    post-dominates everything.
 //  - Unflagged loops have no SafePDom (std::nullopt).
+//  - Cost: the walks are charged to `budget`, one entry per block visited (on the paths to a
+//    redefining write, and from a loop's exits in each resolution pass): thousands
+//    of flagged loops whose writes alias loops far away (issue 46) make them loops x distance
+//    x passes, and past the budget the function is refused.
 #pragma once
 
 #include <optional>
@@ -33,7 +37,7 @@ struct ProgramPoint {
 class SafePdom {
  public:
   static SafePdom compute(const Cfg& cfg, const DomTree& pdom, const LoopInfo& loops,
-                          const SimtDeadlock& dl);
+                          const SimtDeadlock& dl, AnalysisBudget* budget = nullptr);
 
   const std::optional<ProgramPoint>& safe(int loop) const {
     return safe_[static_cast<size_t>(loop)];

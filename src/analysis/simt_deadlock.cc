@@ -1,8 +1,10 @@
 #include "analysis/simt_deadlock.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
-#include <unordered_map>
+#include <string>
+#include <utility>
 
 #include "analysis/inst_info.h"
 #include "analysis/reaching_defs.h"
@@ -20,164 +22,222 @@ int SimtDeadlock::num_busy_waits() const {
                                         [](const LoopVerdict& v) { return v.busy_wait; }));
 }
 
+const Uniformity& SimtDeadlock::uniformity() const {
+  if (!uniformity_) uniformity_ = Uniformity::compute({cfg_, rd_.get(), &rec_, &alias_, nullptr});
+  return *uniformity_;
+}
+
 namespace {
 
-// Blocks reachable from `from` without entering the loop and without passing a blocking
-// barrier (the barrier's block is included; writes after its barrier do not count).
-std::vector<char> reachable_from(const Cfg& cfg, NodeId from, const Loop& l,
-                                 std::map<NodeId, int>& cut) {
-  std::vector<char> seen(static_cast<size_t>(cfg.size()), 0);
-  if (!cfg.is_block(from) || l.contains(from)) return seen;
-  const ptx::Function& f = cfg.function();
-  std::vector<NodeId> work{from};
-  seen[static_cast<size_t>(from)] = 1;
-  while (!work.empty()) {
-    const NodeId n = work.back();
-    work.pop_back();
-    bool barrier = false;
-    for (int i = cfg.block(n).begin; i < cfg.block(n).end && !barrier; ++i)
-      if (is_blocking_barrier(f.insts[static_cast<size_t>(i)])) {
-        cut[n] = i;
-        barrier = true;
-      }
-    if (barrier) continue;
-    for (NodeId s : cfg.succs(n)) {
-      if (!cfg.is_block(s) || seen[static_cast<size_t>(s)] || l.contains(s) ||
-          cfg.is_virtual_edge(n, s))
+// The function's shared writes by address, so that the writes that may alias a read are
+// found without testing every write (rule numbers of alias.h). A superset is returned; the
+// caller applies may_alias itself.
+class WriteIndex {
+ public:
+  WriteIndex(const std::vector<int>& writes, const AliasAnalysis& alias, bool distinct_params)
+      : all_(writes), distinct_params_(distinct_params) {
+    for (int w : writes) {
+      const AddressInfo& a = alias.address(w);
+      if (a.base == AddressInfo::Base::kUnknown || a.base == AddressInfo::Base::kAbsolute) {
+        anywhere_.push_back(w);  // may alias any read
         continue;
-      seen[static_cast<size_t>(s)] = 1;
-      work.push_back(s);
+      }
+      Bucket& b = buckets_[{a.base, a.name}];
+      if (!a.offset_known) {
+        b.unknown.push_back(w);
+        continue;
+      }
+      b.known.emplace_back(a.offset, w);
+      b.max_bytes = std::max<std::int64_t>(b.max_bytes, std::max<unsigned>(a.bytes, 1));
     }
+    for (auto& [key, b] : buckets_) std::sort(b.known.begin(), b.known.end());
   }
-  return seen;
-}
+
+  // Calls fn(write) for every write that may alias a read at `a` (and some that do not).
+  template <typename Fn>
+  void candidates(const AddressInfo& a, Fn&& fn) const {
+    // An unknown or absolute read may alias any base; without rule 4d, a parameter or a
+    // variable may alias a parameter.
+    if (a.base == AddressInfo::Base::kUnknown || a.base == AddressInfo::Base::kAbsolute ||
+        !distinct_params_) {
+      for (int w : all_) fn(w);
+      return;
+    }
+    for (int w : anywhere_) fn(w);
+    auto it = buckets_.find({a.base, a.name});
+    if (it == buckets_.end()) return;
+    const Bucket& b = it->second;
+    for (int w : b.unknown) fn(w);
+    if (!a.offset_known) {
+      for (const auto& [off, w] : b.known) fn(w);
+      return;
+    }
+    // Rule 4c: [off, off + bytes) overlaps [a.offset, a.offset + a.bytes).
+    const std::int64_t lo = a.offset - b.max_bytes + 1;
+    const std::int64_t hi = a.offset + std::max<unsigned>(a.bytes, 1);
+    for (auto k = std::lower_bound(b.known.begin(), b.known.end(),
+                                   std::make_pair(lo, std::numeric_limits<int>::min()));
+         k != b.known.end() && k->first < hi; ++k)
+      fn(k->second);
+  }
+
+ private:
+  struct Bucket {
+    std::vector<int> unknown;                         // offset unknown
+    std::vector<std::pair<std::int64_t, int>> known;  // (offset, write), ascending
+    std::int64_t max_bytes = 1;
+  };
+  std::vector<int> all_, anywhere_;
+  std::map<std::pair<AddressInfo::Base, std::string>, Bucket> buckets_;
+  bool distinct_params_;
+};
 
 }  // namespace
 
 SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
   const Cfg& cfg = *in.cfg;
   const ptx::Function& f = cfg.function();
+  const LoopInfo& loops = *in.loops;
   SimtDeadlock r;
   r.opts_ = o;
+  r.cfg_ = in.cfg;
   r.rec_ = ReconvergenceTable::compute(cfg, *in.pdom, o.convention);
   r.rd_ = std::make_shared<const ReachingDefs>(ReachingDefs::compute(cfg, in.budget));
   const ReachingDefs& rd = *r.rd_;
-  const ControlDependence cd = ControlDependence::compute(cfg, *in.pdom);
   r.alias_ = AliasAnalysis::compute(cfg, rd, in.module, o.distinct_params);
-  r.regions_ = compute_loop_regions(cfg, *in.pdom, *in.loops, r.rec_, in.budget);
-  r.uniformity_ = Uniformity::compute({&cfg, &rd, &r.rec_, &r.alias_, in.budget});
-  const Uniformity& uni = r.uniformity_;
 
-  // The sync writes of each block, found once: every loop looks at the blocks after it.
-  std::vector<std::vector<int>> sync_writes(static_cast<size_t>(cfg.size()));
+  // Blocks holding a shared read: only loops that hold one can have SharedReads.
+  std::vector<char> reads_in(static_cast<size_t>(cfg.size()), 0);
+  std::vector<int> writes;  // every shared write, ascending
   for (NodeId b = 0; b < cfg.num_blocks(); ++b)
-    for (int i = cfg.block(b).begin; i < cfg.block(b).end; ++i)
-      if (is_sync_write(f.insts[static_cast<size_t>(i)]))
-        sync_writes[static_cast<size_t>(b)].push_back(i);
-  bool holding_built = false;
-  std::vector<std::vector<int>> holding(static_cast<size_t>(cfg.size()));
-  for (const Loop& l : in.loops->loops()) {
+    for (int i = cfg.block(b).begin; i < cfg.block(b).end; ++i) {
+      const ptx::Instruction& ins = f.insts[static_cast<size_t>(i)];
+      if (is_sync_read(ins)) reads_in[static_cast<size_t>(b)] = 1;
+      if (is_sync_write(ins)) writes.push_back(i);
+    }
+  const std::vector<char> holds_read = loops.loops_holding(reads_in);
+  std::optional<ControlDependence> cd;  // only slices need it
+
+  // Lines 3-7: shared reads the exit conditions depend on.
+  std::vector<char> wanted(loops.loops().size(), 0);
+  for (const Loop& l : loops.loops()) {
     LoopVerdict v;
     v.loop = l.id;
     v.exit_branches = l.exiting_branches;
-    const LoopRegion& reg = r.regions_[static_cast<size_t>(l.id)];
-    for (NodeId b : l.blocks) {
-      if (in.loops->loop_of(b) != l.id) continue;  // the marker names its innermost loop
+    for (NodeId b : loops.own_blocks(l.id))  // the marker names its innermost loop
       for (int i = cfg.block(b).begin; i < cfg.block(b).end; ++i)
         if (f.insts[static_cast<size_t>(i)].opcode == ptx::Opcode::kPmevent) v.spin_marked = true;
+    if (holds_read[static_cast<size_t>(l.id)]) {
+      if (!cd) cd = ControlDependence::compute(cfg, *in.pdom);
+      const BlockSet body{[&](NodeId n) { return loops.contains(l.id, n); },
+                          [&] { return loops.blocks(l.id); }};
+      for (int i : backward_slice(cfg, rd, *cd, l.exiting_branches, body))
+        if (is_sync_read(f.insts[static_cast<size_t>(i)])) v.reads.push_back(i);
     }
-    // Lines 3-7: shared reads the exit conditions depend on.
-    for (int i : backward_slice(cfg, rd, cd, l.exiting_branches, l.blocks))
-      if (is_sync_read(f.insts[static_cast<size_t>(i)])) v.reads.push_back(i);
-    if (v.reads.empty()) {
-      r.verdicts_.push_back(std::move(v));
-      continue;
-    }
-    // Lines 8-14: shared writes in reachable or parallel blocks.
-    std::vector<RedefWrite> cands;
-    std::unordered_map<int, size_t> cand_slot;  // instruction -> position in cands
-    auto consider = [&](NodeId b, bool reachable, bool parallel) {
-      int end = cfg.block(b).end;
-      if (reachable) {
-        if (auto it = reg.barrier_cut.find(b); it != reg.barrier_cut.end()) end = it->second;
-      }
-      const auto& ws = sync_writes[static_cast<size_t>(b)];
-      for (auto w = ws.begin(); w != ws.end() && *w < end; ++w) {
-        const int i = *w;
-        auto [slot, fresh] = cand_slot.emplace(i, cands.size());
-        if (fresh) cands.push_back(RedefWrite{i, false, false, {}});
-        cands[slot->second].reachable |= reachable;
-        cands[slot->second].parallel |= parallel;
-      }
-    };
-    for (NodeId b : reg.reachable) consider(b, true, false);
-    if (o.parallel)
-      for (const auto& [b, brs] : reg.parallel) consider(b, false, true);
+    wanted[static_cast<size_t>(l.id)] = !v.reads.empty();
+    r.verdicts_.push_back(std::move(v));
+  }
+  r.regions_ = LoopRegions::compute(cfg, *in.pdom, loops, r.rec_, wanted, o.parallel, in.budget);
+  const LoopRegions& regs = r.regions_;
+
+  // Lines 8-19: the shared writes in reachable or parallel blocks that may alias a read.
+  const WriteIndex index(writes, r.alias_, o.distinct_params);
+  std::vector<int> stamp(f.insts.size(), -1);
+  bool any_seed = false;
+  for (LoopVerdict& v : r.verdicts_) {
+    if (v.reads.empty()) continue;
+    const LoopRegion& reg = regs[v.loop];
+    std::vector<int> cands;
+    for (int rd_inst : v.reads)
+      index.candidates(r.alias_.address(rd_inst), [&](int w) {
+        if (stamp[static_cast<size_t>(w)] == v.loop) return;
+        stamp[static_cast<size_t>(w)] = v.loop;
+        cands.push_back(w);
+      });
+    std::sort(cands.begin(), cands.end());
     charge(in.budget, cands.size() * (1 + v.reads.size()), "candidate writes of loops");
-    std::sort(cands.begin(), cands.end(),
-              [](const RedefWrite& a, const RedefWrite& b) { return a.inst < b.inst; });
-    // Lines 15-19: writes that may alias a read redefine it.
-    for (RedefWrite& w : cands) {
-      v.writes.push_back(w.inst);
+    for (int w : cands) {
+      const NodeId bb = cfg.node_of_inst(w);
+      const int cut = regs.barrier(bb);
+      RedefWrite rw{w,
+                    regs.is_reachable(v.loop, bb) && (cut < 0 || w < cut),
+                    o.parallel && reg.parallel.count(bb) > 0,
+                    {}};
+      if (!rw.reachable && !rw.parallel) continue;
       for (int rd_inst : v.reads)
-        if (r.alias_.may_alias(rd_inst, w.inst)) w.reads.push_back(rd_inst);
-      if (!w.reads.empty()) v.redefs.push_back(w);
+        if (r.alias_.may_alias(rd_inst, w)) rw.reads.push_back(rd_inst);
+      if (!rw.reads.empty()) v.redefs.push_back(std::move(rw));
     }
     v.seed_flagged = !v.redefs.empty();  // line 20
     v.flagged = v.seed_flagged;
-    if (o.uniformity && v.seed_flagged) {
-      for (int b : v.exit_branches) v.divergent_exit |= uni.divergent_branch(b);
-      // Divergent branches whose region holds the whole loop, and what is reachable from
-      // their reconvergence points: lanes that never entered L wait there.
-      std::vector<char> from_enclosing(static_cast<size_t>(cfg.size()), 0);
-      std::map<NodeId, int> cut;
-      if (!holding_built) {
-        // Divergent points whose region holds each loop header: a region that holds a loop
-        // holds its header, so only these are tried (not every point for every loop).
-        holding_built = true;
-        std::vector<char> header(static_cast<size_t>(cfg.size()), 0);
-        for (const Loop& m : in.loops->loops()) header[static_cast<size_t>(m.header)] = 1;
-        for (int p : uni.divergence_points()) {
-          if (!uni.divergent_branch(p)) continue;
-          for (NodeId b : uni.region(p))
-            if (header[static_cast<size_t>(b)]) holding[static_cast<size_t>(b)].push_back(p);
-        }
+    any_seed |= v.seed_flagged;
+  }
+  if (!o.uniformity || !any_seed) return r;
+
+  // The uniformity filter.
+  r.uniformity_ = Uniformity::compute({&cfg, &rd, &r.rec_, &r.alias_, in.budget});
+  const Uniformity& uni = *r.uniformity_;
+  bool holding_built = false;
+  std::vector<std::vector<int>> holding(static_cast<size_t>(cfg.size()));
+  for (LoopVerdict& v : r.verdicts_) {
+    if (!v.seed_flagged) continue;
+    const Loop& l = loops.loop(v.loop);
+    const LoopRegion& reg = regs[v.loop];
+    for (int b : v.exit_branches) v.divergent_exit |= uni.divergent_branch(b);
+    // Divergent branches whose region holds the whole loop, and what is reachable from
+    // their reconvergence points: lanes that never entered L wait there.
+    if (!holding_built) {
+      // Divergent points whose region holds each loop header: a region that holds a loop
+      // holds its header, so only these are tried (not every point for every loop).
+      holding_built = true;
+      std::vector<char> header(static_cast<size_t>(cfg.size()), 0);
+      for (const Loop& m : loops.loops()) header[static_cast<size_t>(m.header)] = 1;
+      for (int p : uni.divergence_points()) {
+        if (!uni.divergent_branch(p)) continue;
+        for (NodeId b : uni.region(p))
+          if (header[static_cast<size_t>(b)]) holding[static_cast<size_t>(b)].push_back(p);
       }
-      for (int p : holding[static_cast<size_t>(l.header)]) {
-        if (!std::all_of(l.blocks.begin(), l.blocks.end(),
-                         [&](NodeId b) { return uni.in_region(p, b); }))
+    }
+    std::vector<NodeId> enclosing_from;  // reconvergence blocks of the enclosing branches
+    const auto& hold = holding[static_cast<size_t>(l.header)];
+    if (!hold.empty()) {
+      const std::vector<NodeId> body = loops.blocks(l.id);
+      for (int p : hold) {
+        if (!std::all_of(body.begin(), body.end(), [&](NodeId b) { return uni.in_region(p, b); }))
           continue;
         v.enclosing_divergent.push_back(p);
-        const ReconvergencePoint* rp = r.rec_.find_by_inst(p);
-        if (rp == nullptr) continue;
-        const auto seen = reachable_from(cfg, rp->reconverge_node, l, cut);
-        for (size_t k = 0; k < seen.size(); ++k) from_enclosing[k] |= seen[k];
+        if (const ReconvergencePoint* rp = r.rec_.find_by_inst(p))
+          enclosing_from.push_back(rp->reconverge_node);
       }
-      v.seed_redefs = v.redefs;
-      std::vector<RedefWrite> kept;
-      for (RedefWrite w : v.redefs) {
-        const NodeId bb = cfg.node_of_inst(w.inst);
-        bool reach = false;
-        if (w.reachable) {
-          auto c = cut.find(bb);
-          const bool before_cut = c == cut.end() || w.inst < c->second;
-          reach = v.divergent_exit || (from_enclosing[static_cast<size_t>(bb)] && before_cut);
-        }
-        bool para = false;
-        if (w.parallel) {
-          auto it = reg.parallel.find(bb);
-          if (it != reg.parallel.end())
-            for (int br : it->second) para |= uni.divergent_branch(br);
-        }
-        w.reachable = reach;
-        w.parallel = para;
-        if (reach || para) kept.push_back(w);
-      }
-      v.redefs = std::move(kept);
-      v.flagged = !v.redefs.empty();
-      v.busy_wait = !v.flagged;
     }
-    r.verdicts_.push_back(std::move(v));
+    v.seed_redefs = v.redefs;
+    std::vector<RedefWrite> kept;
+    for (RedefWrite w : v.redefs) {
+      const NodeId bb = cfg.node_of_inst(w.inst);
+      bool reach = false;
+      if (w.reachable) {
+        const int cut = regs.barrier(bb);
+        reach = v.divergent_exit;
+        if (!reach && (cut < 0 || w.inst < cut))
+          for (NodeId from : enclosing_from)
+            if (regs.reaches_avoiding(from, l.id, bb)) {
+              reach = true;
+              break;
+            }
+      }
+      bool para = false;
+      if (w.parallel) {
+        auto it = reg.parallel.find(bb);
+        if (it != reg.parallel.end())
+          for (int br : it->second) para |= uni.divergent_branch(br);
+      }
+      w.reachable = reach;
+      w.parallel = para;
+      if (reach || para) kept.push_back(w);
+    }
+    v.redefs = std::move(kept);
+    v.flagged = !v.redefs.empty();
+    v.busy_wait = !v.flagged;
   }
   return r;
 }

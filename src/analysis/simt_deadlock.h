@@ -21,9 +21,16 @@
 // A loop the published algorithm flags but that keeps no write is a "busy-wait, warp-uniform":
 // reported (seed_flagged, busy_wait), not flagged, not transformed. uniformity = false gives
 // the published algorithm (flagged == seed_flagged).
+//
+// Cost (issue 46): a loop whose body holds no shared read has no SharedReads, so its slice is
+// not taken; SharedWrites(L) is not listed: the writes that may alias a read are found by
+// address (base, then offset) and tested for reachability (loop_regions.h); the uniformity
+// analysis runs only when some loop is flagged by the published algorithm (uniformity() builds
+// it on first use otherwise).
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "analysis/alias.h"
@@ -59,7 +66,6 @@ struct LoopVerdict {
   std::vector<int> enclosing_divergent;  // divergent branches whose region holds the loop
   std::vector<int> exit_branches;        // ExitConds(L)
   std::vector<int> reads;                // SharedReads(L)
-  std::vector<int> writes;               // SharedWrites(L)
   std::vector<RedefWrite> redefs;        // RedefWrites(L) (after the uniformity filter)
   std::vector<RedefWrite> seed_redefs;   // RedefWrites(L) of the published algorithm
   bool spin_marked = false;  // the loop holds `pmevent 7` (SIMTSYNC_SPIN_LOOP ground truth)
@@ -81,9 +87,9 @@ class SimtDeadlock {
   const DeadlockOptions& options() const { return opts_; }
   const ReconvergenceTable& reconvergence() const { return rec_; }
   const AliasAnalysis& alias() const { return alias_; }
-  const std::vector<LoopRegion>& regions() const { return regions_; }
+  const LoopRegions& regions() const { return regions_; }
   const std::vector<LoopVerdict>& verdicts() const { return verdicts_; }
-  const Uniformity& uniformity() const { return uniformity_; }
+  const Uniformity& uniformity() const;
   int num_flagged() const;
   int num_busy_waits() const;
 
@@ -91,9 +97,10 @@ class SimtDeadlock {
   DeadlockOptions opts_;
   ReconvergenceTable rec_;
   AliasAnalysis alias_;
-  std::shared_ptr<const ReachingDefs> rd_;  // heap-held: uniformity_ points into it
-  Uniformity uniformity_;
-  std::vector<LoopRegion> regions_;
+  const Cfg* cfg_ = nullptr;
+  std::shared_ptr<const ReachingDefs> rd_;        // heap-held: uniformity_ points into it
+  mutable std::optional<Uniformity> uniformity_;  // built when a verdict or a client needs it
+  LoopRegions regions_;
   std::vector<LoopVerdict> verdicts_;
 };
 

@@ -27,16 +27,14 @@ ControlDependence ControlDependence::compute(const Cfg& cfg, const DomTree& pdom
 }
 
 std::vector<int> backward_slice(const Cfg& cfg, const ReachingDefs& rd, const ControlDependence& cd,
-                                const std::vector<int>& seeds, const std::vector<NodeId>& within) {
+                                const std::vector<int>& seeds, const BlockSet& within) {
   // Sparse: a loop's slice costs what the loop holds, not what the function holds (issue 46).
   const ptx::Function& f = cfg.function();
-  std::vector<NodeId> inside(within);
-  std::sort(inside.begin(), inside.end());
   std::unordered_set<int> in_slice;
   std::vector<int> work;
   auto add = [&](int i) {
     if (i < 0 || in_slice.count(i)) return;
-    if (!std::binary_search(inside.begin(), inside.end(), cfg.node_of_inst(i))) return;
+    if (!within.contains(cfg.node_of_inst(i))) return;
     in_slice.insert(i);
     work.push_back(i);
   };
@@ -52,7 +50,7 @@ std::vector<int> backward_slice(const Cfg& cfg, const ReachingDefs& rd, const Co
     const MemAccess m = memory(in);
     if (m.read && m.space == ptx::Space::kLocal && !local_stores_added) {
       local_stores_added = true;  // every local store inside, once
-      for (NodeId b : within) {
+      for (NodeId b : within.list()) {
         for (int k = cfg.block(b).begin; k < cfg.block(b).end; ++k) {
           const MemAccess w = memory(f.insts[static_cast<size_t>(k)]);
           if (w.write && w.space == ptx::Space::kLocal) add(k);

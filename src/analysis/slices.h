@@ -14,6 +14,7 @@
 //    Result ascending.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "analysis/cfg.h"
@@ -33,8 +34,14 @@ class ControlDependence {
   std::vector<std::vector<NodeId>> deps_;
 };
 
-std::vector<int> backward_slice(const Cfg& cfg, const ReachingDefs& rd,
-                                const ControlDependence& cd, const std::vector<int>& seeds,
-                                const std::vector<NodeId>& within);
+// A set of blocks given by a membership test (a loop body, issue 46: not a list), listed only
+// when a client needs every block of it.
+struct BlockSet {
+  std::function<bool(NodeId)> contains;
+  std::function<std::vector<NodeId>()> list;
+};
+
+std::vector<int> backward_slice(const Cfg& cfg, const ReachingDefs& rd, const ControlDependence& cd,
+                                const std::vector<int>& seeds, const BlockSet& within);
 
 }  // namespace simtsync::analysis

@@ -380,6 +380,12 @@ void add_misc(Schema& s) {
             "the memory. The default is more than any GPU holds (H100: 132 SMs x 64 warps = "
             "8,448), so CTAs that wait on each other behave as on hardware; 0: the whole grid",
             "simtsync design choice (issue 45); NVIDIA H100 whitepaper (64 warps per SM)");
+  s.add_int("sim.analysis_budget", 32'000'000, 0, kNoLimit,
+            "Entries (about 8 bytes each) the SIMT-deadlock analysis of one function may hold "
+            "when decoding needs it (a unit with delayed reconvergence, or a watchdog report): "
+            "a function past it is refused with exit 4 naming it instead of taking minutes and "
+            "gigabytes (0: no limit; `simtsync analyze --analysis-budget` is the same budget)",
+            "simtsync design choice (issue 46)");
   s.add_bool("stats.sync_status", false,
              "Count lock acquire attempts (success, intra-warp and inter-warp failure) and "
              "wait-exit attempts (success, failure) of the marked busy-wait loops; costs an event "

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <utility>
 
 #include "common/error.h"
 #include "common/host_memory.h"
@@ -11,7 +12,8 @@
 
 namespace simtsync::func {
 
-Device::Device(DeviceOptions opts) : opts_(opts) {
+Device::Device(DeviceOptions opts) : opts_(std::move(opts)) {
+  if (!opts_.analysis_cache) opts_.analysis_cache = std::make_shared<AnalysisCache>();
   if (opts_.warp_size == 0 || opts_.warp_size > 64)
     throw usage_error(fmt::format("warp size {} is out of range [1, 64]", opts_.warp_size));
 }
@@ -82,7 +84,13 @@ void Device::check_host_memory(const Program& prog, const DecodedFunction& k, Di
 
 int Device::load_module(ptx::Module module) {
   modules_.push_back(std::make_unique<ptx::Module>(std::move(module)));
-  programs_.push_back(std::make_unique<Program>(*modules_.back(), mem_));
+  // Only a unit with delayed reconvergence reads the analysis at decode (issue 46); the
+  // watchdog asks for flagged loops when it reports.
+  DecodeOptions d;
+  d.safe_reconvergence = opts_.reconvergence.reads_safe_reconvergence();
+  d.analysis_budget = opts_.analysis_budget;
+  d.cache = opts_.analysis_cache;
+  programs_.push_back(std::make_unique<Program>(*modules_.back(), mem_, std::move(d)));
   if (native_) native_modules_.push_back(native_->load_module(*modules_.back()));
   return static_cast<int>(programs_.size()) - 1;
 }

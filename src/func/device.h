@@ -52,6 +52,11 @@ struct DeviceOptions {
   // sim.functional_resident_warps: the functional mode keeps at most this many warps' CTAs
   // resident (0: the whole grid; the schema's default).
   std::uint64_t resident_warps = 16384;
+  // sim.analysis_budget: entries one function's SIMT-deadlock analysis may hold (0: no limit).
+  std::uint64_t analysis_budget = analysis::kDefaultBudgetEntries;
+  // Analysis results by function content, shared with other devices of the process (null:
+  // the device keeps its own, shared by its modules).
+  std::shared_ptr<AnalysisCache> analysis_cache;
 };
 
 // How a launch ended. A fault throws simtsync::Error(kKernelFault) instead.

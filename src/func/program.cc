@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "analysis/reconvergence.h"
 #include "common/error.h"
@@ -58,7 +59,9 @@ struct SymbolRef {
 
 }  // namespace
 
-Program::Program(const ptx::Module& module, GlobalMemory& mem) : module_(module) {
+Program::Program(const ptx::Module& module, GlobalMemory& mem, DecodeOptions o)
+    : module_(module), opts_(std::move(o)) {
+  if (!opts_.cache) opts_.cache = std::make_shared<AnalysisCache>();
   // Module variables: .global and .const live in global memory (const-space addresses are
   // global addresses); .shared get offsets in every CTA's shared memory.
   Addr next = mem.module_cursor();
@@ -125,6 +128,7 @@ Program::Program(const ptx::Module& module, GlobalMemory& mem) : module_(module)
     next = align_up(next + df.param_buffer_size, 256);
   }
   mem.module_cursor() = align_up(next, 4096);
+  marks_.resize(functions_.size());
   for (auto& df : functions_) decode_function(df, mem);
   // Kernels share one static shared layout (module .shared variables and function-scope ones).
   for (auto& df : functions_) df.static_shared = static_shared_total_;
@@ -526,7 +530,8 @@ void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
   (void)shared_used;
   (void)mem;
   fuse_intrinsic_calls(df);
-  fill_safe_reconvergence(df);
+  if (opts_.safe_reconvergence)
+    fill_safe_reconvergence(df, marks(static_cast<size_t>(&df - functions_.data())));
   fill_spin_marks(df);
 }
 

@@ -5,10 +5,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "analysis/budget.h"
 #include "common/types.h"
+#include "func/analysis_cache.h"
 #include "ptx/ir.h"
 
 namespace simtsync::func {
@@ -81,11 +85,10 @@ struct ExecInst {
   // Where a unit with delayed reconvergence (AWARE, seed 003 sec. IV-B) reconverges this
   // branch: the safe post-dominator of the flagged loop it exits (Algorithm 2 without lines
   // 10-14), and for the branches around such a loop the nearest post-dominator that
-  // post-dominates the points of every branch on their paths to it; reconv_pc for the rest.
+  // post-dominates the points of every branch on their paths to it; reconv_pc for the rest,
+  // and for every branch when the Program was decoded without DecodeOptions::
+  // safe_reconvergence (Program::deadlock_flagged tells the watchdog what the analysis flags).
   Pc safe_reconv_pc = 0;
-  // A branch of a loop the SIMT-deadlock analysis flags (seed 003 Algorithm 1, in the reading
-  // above), for watchdog reports.
-  bool deadlock_flagged = false;
   int callee = -1;                       // call: index of the callee in Program::functions()
   std::vector<std::uint64_t> call_args;  // call: caller frame offsets of argument variables
   std::vector<std::uint64_t> call_rets;  // call: caller frame offsets of return variables
@@ -142,12 +145,29 @@ struct DecodedFunction {
   std::vector<ExecInst> code;
 };
 
+// What decoding computes beyond the code itself (issue 46): the SIMT-deadlock analysis
+// (seed 003 Algorithms 1 and 2) can cost more than the rest of decoding, and only a unit with
+// delayed reconvergence reads its reconvergence points.
+struct DecodeOptions {
+  // Fill ExecInst::safe_reconv_pc (simt::UnitChoice::reads_safe_reconvergence). Without it the
+  // analysis runs only if a watchdog report asks Program::deadlock_flagged.
+  bool safe_reconvergence = true;
+  // Entries one function's analysis may hold (analysis/budget.h; sim.analysis_budget): past
+  // it the analysis is refused with exit 4. 0: no limit.
+  std::uint64_t analysis_budget = analysis::kDefaultBudgetEntries;
+  // Results by function content, shared by every Program given the same cache (null: a
+  // cache of this Program's own).
+  std::shared_ptr<AnalysisCache> cache;
+};
+
 class Program {
  public:
   // Decodes `module` and maps its .global/.const variables (and kernel parameter buffers) into
   // `mem`. The module must outlive the Program. Throws simtsync::Error(kUnsupported) for
-  // constructs the functional model does not execute, naming file:line.
-  Program(const ptx::Module& module, GlobalMemory& mem);
+  // constructs the functional model does not execute, naming file:line, and
+  // analysis::AnalysisTooLarge (exit 4) when a function needed by delayed reconvergence is
+  // past the analysis budget.
+  Program(const ptx::Module& module, GlobalMemory& mem, DecodeOptions o = {});
 
   const ptx::Module& module() const { return module_; }
   const std::vector<DecodedFunction>& functions() const { return functions_; }
@@ -158,6 +178,10 @@ class Program {
   const DecodedFunction& function_at(Pc pc) const;
   // "file.cu:LINE" for an instruction, or "PTXFILE:LINE" without .loc.
   std::string source_of(const ExecInst& in) const;
+  // `in` is a branch of a loop the SIMT-deadlock analysis flags (seed 003 Algorithm 1 with the
+  // uniformity filter), for watchdog reports. Runs the analysis of in's function on first use
+  // when decoding did not; throws analysis::AnalysisTooLarge past the budget.
+  bool deadlock_flagged(const ExecInst& in) const;
   std::uint32_t shared_offset(const std::string& var) const;
   // Global address of a module .global/.const variable (0 when the module has none by that name).
   Addr global_address(const std::string& var) const {
@@ -167,15 +191,21 @@ class Program {
 
  private:
   void layout_shared();
+  // The analysis results of function `fn` (an index of functions_), computed or found in the
+  // cache on first use.
+  const DecodeMarks& marks(size_t fn) const;
   // Alternative reconvergence points from the SIMT-deadlock analysis (ExecInst::safe_reconv_pc).
-  void fill_safe_reconvergence(DecodedFunction& df) const;
+  void fill_safe_reconvergence(DecodedFunction& df, const DecodeMarks& m) const;
   void fill_spin_marks(DecodedFunction& df) const;
   // Intrinsic call sequences to single operations (ExecInst::lock_op, fused form).
   void fuse_intrinsic_calls(DecodedFunction& df) const;
   void decode_function(DecodedFunction& df, GlobalMemory& mem);
 
   const ptx::Module& module_;
+  DecodeOptions opts_;
   std::vector<DecodedFunction> functions_;
+  mutable std::mutex marks_mutex_;
+  mutable std::vector<std::shared_ptr<const DecodeMarks>> marks_;  // per function, on demand
   std::map<std::string, Addr> global_addr_;          // module .global/.const variables
   std::map<std::string, std::uint32_t> shared_off_;  // module .shared variables
   std::uint32_t static_shared_total_ = 0;

@@ -1,7 +1,9 @@
 // The control-flow annotations Program puts on decoded code once a function is decoded: the
 // busy-wait ground truth the workloads mark (spin-inducing branches, lock attempts, wait exits;
-// seed 000 sec. III) and the reconvergence points of delayed reconvergence (seed 003 sec. IV-B).
-// Both run on the analysis library's CFG, dominator and loop trees; program.cc decodes.
+// seed 000 sec. III) and the reconvergence points of delayed reconvergence (seed 003 sec. IV-B),
+// with the loops the SIMT-deadlock analysis flags (watchdog reports), both by function content
+// through an AnalysisCache. All run on the analysis library's CFG, dominator and loop trees;
+// program.cc decodes.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -68,9 +70,9 @@ void Program::fill_spin_marks(DecodedFunction& df) const {
     const analysis::NodeId b = cfg.node_of_inst(i);
     for (const analysis::NodeId s : cfg.succs(b)) {
       const int l = loops.loop_with_header(s);
-      if (l < 0 || !lock_loops.count(l) || loops.loop(l).contains(b)) continue;
+      if (l < 0 || !lock_loops.count(l) || loops.contains(l, b)) continue;
       bool match = false;
-      for (const analysis::NodeId lb : loops.loop(l).blocks) {
+      for (const analysis::NodeId lb : loops.blocks(l)) {
         if (!cfg.is_block(lb)) continue;
         const ptx::BasicBlock& bb = cfg.block(lb);
         for (int k = bb.begin; k < bb.end && k < static_cast<int>(df.code.size()) && !match; ++k) {
@@ -90,9 +92,9 @@ void Program::fill_spin_marks(DecodedFunction& df) const {
   std::map<Pc, int> index_of_pc;
   for (int i = 0; i < static_cast<int>(f.insts.size()); ++i)
     index_of_pc[f.insts[static_cast<size_t>(i)].pc] = i;
-  auto in_loop = [&](const analysis::Loop& loop, int inst) {
+  auto in_loop = [&](int loop, int inst) {
     return inst >= 0 && inst < static_cast<int>(f.insts.size()) &&
-           loop.contains(cfg.node_of_inst(inst));
+           loops.contains(loop, cfg.node_of_inst(inst));
   };
   for (int i = 0; i < static_cast<int>(df.code.size()); ++i) {
     ExecInst& e = df.code[static_cast<size_t>(i)];
@@ -103,10 +105,9 @@ void Program::fill_spin_marks(DecodedFunction& df) const {
     // The innermost marked loop around the branch, for wait-loop exits.
     const int m = innermost_marked(i);
     if (m < 0) continue;
-    const analysis::Loop& loop = loops.loop(m);
-    const bool target_in = in_loop(loop, t->second);
+    const bool target_in = in_loop(m, t->second);
     const bool guarded = e.guard != kNoReg;
-    const bool fall_out = guarded && !in_loop(loop, i + 1);
+    const bool fall_out = guarded && !in_loop(m, i + 1);
     if (l == m && target_in && e.target_pc <= e.pc) e.spin_mark = true;
     if (lock_loops.count(m)) continue;
     if (e.spin_mark) {
@@ -120,21 +121,25 @@ void Program::fill_spin_marks(DecodedFunction& df) const {
   }
 }
 
-void Program::fill_safe_reconvergence(DecodedFunction& df) const {
-  // Seed 003 sec. IV-B, delayed reconvergence, on the function as decoded (no inlining:
-  // instruction indices match). The exit branches of each loop Algorithm 1 flags reconverge at
-  // the loop's safe post-dominator (Algorithm 2 without lines 10-14: a unit without the stack's
-  // serialization needs no writes in parallel blocks); then every branch's point moves up the
-  // post-dominator tree until it post-dominates the points of all branches on its paths to it,
-  // so reconvergence points stay nested.
-  const ptx::Function& f = *df.ir;
+namespace {
+
+// Seed 003 sec. IV-B, delayed reconvergence, on the function as decoded (no inlining:
+// instruction indices match). The exit branches of each loop Algorithm 1 flags reconverge at
+// the loop's safe post-dominator (Algorithm 2 without lines 10-14: a unit without the stack's
+// serialization needs no writes in parallel blocks); then every branch's point moves up the
+// post-dominator tree until it post-dominates the points of all branches on their paths to it,
+// so reconvergence points stay nested.
+DecodeMarks analyse_for_decode(const ptx::Module& module, const ptx::Function& f,
+                               std::uint64_t budget) {
+  DecodeMarks out;
   bool has_loop_branch = false;
   for (const auto& in : f.insts) has_loop_branch |= in.opcode == ptx::Opcode::kBra;
-  if (!has_loop_branch) return;
+  if (!has_loop_branch) return out;
   analysis::AnalysisOptions o;
   o.inline_calls = false;
   o.detect.parallel = false;
-  const analysis::FunctionAnalysis fa(module_, f, o);
+  o.budget_entries = budget;
+  const analysis::FunctionAnalysis fa(module, f, o);
   const auto& verdicts = fa.deadlock().verdicts();
   using analysis::ProgramPoint;
   using analysis::SafePdom;
@@ -144,22 +149,20 @@ void Program::fill_safe_reconvergence(DecodedFunction& df) const {
   bool flagged = false;
   for (size_t l = 0; l < verdicts.size(); ++l) {
     if (!verdicts[l].flagged) continue;
-    for (analysis::NodeId b : fa.loops().loop(verdicts[l].loop).blocks)
-      if (cfg.is_block(b)) {
-        const int t = cfg.terminator(b);
-        if (t >= 0 && static_cast<size_t>(t) < df.code.size())
-          df.code[static_cast<size_t>(t)].deadlock_flagged = true;
-      }
+    for (analysis::NodeId b : fa.loops().blocks(verdicts[l].loop))
+      if (cfg.is_block(b)) out.flagged.push_back(cfg.terminator(b));
     const auto& safe = fa.safe().safe(static_cast<int>(l));
     if (!safe) continue;
     for (int br : verdicts[l].exit_branches)
-      if (br >= 0 && static_cast<size_t>(br) < df.code.size()) {
+      if (br >= 0) {
         auto [it, fresh] = point.emplace(br, *safe);
         if (!fresh) it->second = SafePdom::ipdom(cfg, pdom, it->second, *safe);
         flagged = true;
       }
   }
-  if (!flagged) return;
+  std::sort(out.flagged.begin(), out.flagged.end());
+  out.flagged.erase(std::unique(out.flagged.begin(), out.flagged.end()), out.flagged.end());
+  if (!flagged) return out;
   std::vector<int> branches;  // conditional branches that can diverge
   for (int i = 0; i < static_cast<int>(f.insts.size()); ++i) {
     const auto& in = f.insts[static_cast<size_t>(i)];
@@ -201,9 +204,37 @@ void Program::fill_safe_reconvergence(DecodedFunction& df) const {
   }
   for (int br : branches) {
     const ProgramPoint& r = point[br];
-    df.code[static_cast<size_t>(br)].safe_reconv_pc =
-        r.node == cfg.exit() || r.inst < 0 ? kExitPc : f.insts[static_cast<size_t>(r.inst)].pc;
+    out.safe.emplace_back(br, r.node == cfg.exit() || r.inst < 0 ? -1 : r.inst);
   }
+  return out;
+}
+
+}  // namespace
+
+const DecodeMarks& Program::marks(size_t fn) const {
+  const std::lock_guard<std::mutex> lock(marks_mutex_);
+  auto& m = marks_[fn];
+  if (!m) {
+    const ptx::Function& f = *functions_[fn].ir;
+    const std::uint64_t budget = opts_.analysis_budget;
+    m = opts_.cache->get(decode_key(module_, f, budget),
+                         [&] { return analyse_for_decode(module_, f, budget); });
+  }
+  return *m;
+}
+
+bool Program::deadlock_flagged(const ExecInst& in) const {
+  const DecodedFunction& df = function_at(in.pc);
+  const DecodeMarks& m = marks(static_cast<size_t>(&df - functions_.data()));
+  return std::binary_search(m.flagged.begin(), m.flagged.end(), in.index);
+}
+
+void Program::fill_safe_reconvergence(DecodedFunction& df, const DecodeMarks& m) const {
+  const ptx::Function& f = *df.ir;
+  for (const auto& [br, at] : m.safe)
+    if (br >= 0 && static_cast<size_t>(br) < df.code.size())
+      df.code[static_cast<size_t>(br)].safe_reconv_pc =
+          at < 0 ? kExitPc : f.insts[static_cast<size_t>(at)].pc;
 }
 
 }  // namespace simtsync::func

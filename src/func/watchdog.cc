@@ -328,13 +328,19 @@ void Watchdog::build_report(Executor& ex, WarpTable& warps, const std::string& w
     if (in->ir)
       for (const auto& op : in->ir->operands)
         if (op.kind == ptx::Operand::Kind::kLabel) label = op.name;
+    // The analysis runs here when decoding did not need it (issue 46).
+    std::string verdict;
+    try {
+      verdict = prog.deadlock_flagged(*in) ? "flags this loop (a unit with delayed "
+                                             "reconvergence or SSDE would avoid it)"
+                                           : "does not flag this loop";
+    } catch (const analysis::AnalysisTooLarge&) {
+      verdict = "was not run (the function is past the analysis budget, sim.analysis_budget)";
+    }
     out += fmt::format(
         "  spin loop at {} (PC {:#x} in '{}', branch back to {}): {} warp(s) "
         "cycle through it; the SIMT-deadlock analysis {}\n",
-        prog.source_of(*in), pc - fn->base_pc, fn->name, label, count,
-        in->deadlock_flagged ? "flags this loop (a unit with delayed "
-                               "reconvergence or SSDE would avoid it)"
-                             : "does not flag this loop");
+        prog.source_of(*in), pc - fn->base_pc, fn->name, label, count, verdict);
   }
   out += lock_bit_causes(ex, warps);
   out += lock_instruction_causes(ex, warps);

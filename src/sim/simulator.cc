@@ -49,6 +49,7 @@ func::DeviceOptions device_options_from(const config::Config& c, bool trace) {
   d.host_memory_budget =
       host_memory_budget(static_cast<std::uint64_t>(c.get_int("sim.host_memory_budget_mb")));
   d.resident_warps = static_cast<std::uint64_t>(c.get_int("sim.functional_resident_warps"));
+  d.analysis_budget = static_cast<std::uint64_t>(c.get_int("sim.analysis_budget"));
   d.reconvergence = simt::reconvergence_choice(c);
   return d;
 }

@@ -23,6 +23,12 @@ struct UnitChoice {
   std::unique_ptr<IReconvergence> create(Pc start, LaneMask threads) const {
     return make(start, threads, params);
   }
+  // The unit reconverges at BranchOutcome::safe_rpc, so decoding must run the SIMT-deadlock
+  // analysis (func::DecodeOptions): a split-table unit with `delayed` set, which aware
+  // declares true by default.
+  bool reads_safe_reconvergence() const {
+    return params.has("delayed") ? params.get_bool("delayed") : impl == "aware";
+  }
 };
 
 // The unit named `impl` with its parameters; throws a usage error naming the key when unknown.

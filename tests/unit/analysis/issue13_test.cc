@@ -57,7 +57,7 @@ TEST(Issue13, NestedLockSpinOnTheOuterHeaderIsFlagged) {
   const Loop& spin = a.loops().loop(1);
   EXPECT_EQ(outer.header, spin.header);
   EXPECT_EQ(spin.parent, 0);
-  EXPECT_EQ(spin.blocks.size(), 1u);  // the self-loop
+  EXPECT_EQ(a.loops().blocks(spin.id).size(), 1u);  // the self-loop
   EXPECT_FALSE(a.deadlock().verdicts()[0].flagged);
   EXPECT_TRUE(a.deadlock().verdicts()[1].flagged);
   EXPECT_TRUE(a.deadlock().verdicts()[1].divergent_exit);
@@ -133,7 +133,7 @@ TEST(Issue13, LaneZeroRegionMakesBranchesUniform) {
   for (int b : l.exiting_branches) EXPECT_FALSE(u.divergent_branch(b));
   // The CAS result itself is divergent in general; only the region makes the branch uniform.
   bool cas = false;
-  for (NodeId b : l.blocks)
+  for (NodeId b : a.loops().blocks(l.id))
     for (int i = a.cfg().block(b).begin; i < a.cfg().block(b).end; ++i)
       if (a.function().insts[static_cast<size_t>(i)].opcode == ptx::Opcode::kAtom)
         cas = u.divergent_result(i);
@@ -331,7 +331,7 @@ H:
   const LoopInfo n = loops_of(nested, true);
   ASSERT_EQ(n.loops().size(), 2u);
   EXPECT_EQ(n.loop(1).parent, 0);
-  EXPECT_EQ(n.loop(1).blocks.size(), 1u);
+  EXPECT_EQ(n.blocks(1).size(), 1u);
   EXPECT_EQ(n.loop(1).exiting_branches.size(), 1u);
   EXPECT_EQ(loops_of(nested, false).loops().size(), 1u);  // the published LSet
 }

@@ -57,7 +57,7 @@ TEST(Workloads, NaiveLockSelfLoopReconvergesAtTheNextBlock) {
   const Loop& l = a.loops.loop(0);
   EXPECT_EQ(l.header, spin);
   EXPECT_EQ(l.latches, std::vector<NodeId>{spin});
-  EXPECT_EQ(l.blocks, std::vector<NodeId>{spin});
+  EXPECT_EQ(a.loops.blocks(l.id), std::vector<NodeId>{spin});
   EXPECT_EQ(l.exit_blocks, std::vector<NodeId>{next_block(spin)});
   EXPECT_EQ(l.exiting_branches, std::vector<int>{branch_of(a.cfg, spin)});
   EXPECT_EQ(a.rpc.rpc_by_inst(branch_of(a.cfg, spin)), a.cfg.first_pc(next_block(spin)));
@@ -82,14 +82,14 @@ TEST(Workloads, HashTableNestedLoops) {
   const Loop& inner = a.loops.loop(1);
   EXPECT_EQ(outer.header, outer_h);
   EXPECT_EQ(outer.latches, std::vector<NodeId>{outer_latch});
-  EXPECT_EQ(outer.blocks,
+  EXPECT_EQ(a.loops.blocks(outer.id),
             (std::vector<NodeId>{outer_h, inner_h, critical, inner_latch, outer_latch}));
   EXPECT_EQ(outer.exit_blocks, std::vector<NodeId>{done});
   EXPECT_EQ(inner.header, inner_h);
   EXPECT_EQ(inner.parent, 0);
   EXPECT_EQ(inner.depth, 2);
   EXPECT_EQ(inner.latches, std::vector<NodeId>{inner_latch});
-  EXPECT_EQ(inner.blocks, (std::vector<NodeId>{inner_h, critical, inner_latch}));
+  EXPECT_EQ(a.loops.blocks(inner.id), (std::vector<NodeId>{inner_h, critical, inner_latch}));
   EXPECT_EQ(inner.exit_blocks, std::vector<NodeId>{outer_latch});
   EXPECT_EQ(inner.exiting_branches, std::vector<int>{branch_of(a.cfg, inner_latch)});
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analysis/budget.h"
 #include "func/global_memory.h"
 #include "func/program.h"
 #include "ptx/parser.h"
@@ -49,6 +50,58 @@ TEST(SafeReconvergence, BranchesOutsideFlaggedLoopsKeepTheirIpdom) {
         EXPECT_EQ(e.safe_reconv_pc, e.reconv_pc);
       }
   EXPECT_GT(branches, 0);
+}
+
+// Issue 46: decoding for a unit that does not read safe points runs no analysis (the watchdog's
+// question is answered on demand), and a function's results are found again by its content.
+TEST(SafeReconvergence, OnlyWhatTheUnitNeedsOncePerFunctionContent) {
+  ptx::Module m = ptx::parse_module(read("tests/golden/seed003_fig1_spinlock.ptx"), "fig1.ptx");
+  auto branch_and_release = [](const Program& p) {
+    const ExecInst* spin = nullptr;
+    const ExecInst* exch = nullptr;
+    for (const ExecInst& e : p.functions().front().code) {
+      if (e.op == ptx::Opcode::kBra) spin = &e;
+      if (e.op == ptx::Opcode::kAtom) exch = &e;
+    }
+    return std::make_pair(spin, exch);
+  };
+  auto cache = std::make_shared<AnalysisCache>();
+  DecodeOptions plain;
+  plain.safe_reconvergence = false;
+  plain.cache = cache;
+  GlobalMemory mem;
+  const Program a(m, mem, plain);
+  EXPECT_EQ(cache->size(), 0u);  // nothing analysed while decoding
+  const auto [spin, exch] = branch_and_release(a);
+  ASSERT_TRUE(spin && exch);
+  EXPECT_EQ(spin->safe_reconv_pc, spin->reconv_pc);
+  EXPECT_TRUE(a.deadlock_flagged(*spin));  // analysed now, for the watchdog
+  EXPECT_FALSE(a.deadlock_flagged(*exch));
+  EXPECT_EQ(cache->size(), 1u);
+  DecodeOptions delayed;
+  delayed.cache = cache;
+  GlobalMemory mem2;
+  const Program b(m, mem2, delayed);  // the same function: found, not analysed again
+  EXPECT_EQ(cache->size(), 1u);
+  EXPECT_EQ(cache->hits(), 1u);
+  const auto [spin_b, exch_b] = branch_and_release(b);
+  EXPECT_EQ(spin_b->safe_reconv_pc, exch_b->pc + kInstSize);
+}
+
+TEST(SafeReconvergence, TheBudgetRefusesOnlyWhenTheAnalysisIsNeeded) {
+  ptx::Module m = ptx::parse_module(read("tests/golden/seed003_fig1_spinlock.ptx"), "fig1.ptx");
+  DecodeOptions o;
+  o.analysis_budget = 1;
+  GlobalMemory mem;
+  EXPECT_THROW({ const Program p(m, mem, o); }, analysis::AnalysisTooLarge);
+  o.safe_reconvergence = false;
+  GlobalMemory mem2;
+  const Program p(m, mem2, o);  // loads: nothing needs the analysis yet
+  for (const ExecInst& e : p.functions().front().code) {
+    if (e.op == ptx::Opcode::kBra) {
+      EXPECT_THROW(p.deadlock_flagged(e), analysis::AnalysisTooLarge);
+    }
+  }
 }
 
 }  // namespace

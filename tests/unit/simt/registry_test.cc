@@ -83,6 +83,21 @@ TEST(ReconvergenceRegistry, EveryWarpOfALaunchGetsTheChosenUnit) {
   EXPECT_EQ(w2[0].simt->name(), "ipdom_stack");
 }
 
+// Issue 46: decoding runs the SIMT-deadlock analysis only for a unit that reads its points.
+TEST(ReconvergenceRegistry, OnlyDelayedReconvergenceReadsSafePoints) {
+  auto unit = [](const std::string& impl, const std::string& delayed) {
+    std::vector<std::pair<std::string, std::string>> sets{{"sm.reconvergence.impl", impl}};
+    if (!delayed.empty()) sets.emplace_back("sm.reconvergence.delayed", delayed);
+    return reconvergence_choice(config::Config::load(config::gpu_schema(), "gtx480", sets));
+  };
+  EXPECT_FALSE(unit("ipdom_stack", "").reads_safe_reconvergence());
+  EXPECT_FALSE(unit("multipath", "").reads_safe_reconvergence());
+  EXPECT_FALSE(unit("its", "").reads_safe_reconvergence());
+  EXPECT_TRUE(unit("aware", "").reads_safe_reconvergence());
+  EXPECT_FALSE(unit("aware", "false").reads_safe_reconvergence());
+  EXPECT_TRUE(reconvergence_choice("aware").reads_safe_reconvergence());
+}
+
 TEST(ReconvergenceRegistry, UnknownUnitIsAUsageErrorNamingTheKey) {
   try {
     reconvergence_choice("nosuch_unit");
