@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -12,6 +11,18 @@
 
 namespace simtsync::func {
 namespace {
+
+// Global memory with the resident CTAs' shared memory and lock bits: what the watchdogs below
+// call memory.
+std::uint64_t memory_hash(const GlobalMemory& mem, const CtaTable& ctas) {
+  std::uint64_t h = mem.content_hash();
+  for (const auto& c : ctas) {
+    h = hash_mix(h, static_cast<std::uint64_t>(c.index));
+    for (std::uint8_t b : c.shared) h = hash_mix(h, b);
+    for (unsigned i = 0; c.lock_bits && i < c.lock_count; ++i) h = hash_mix(h, c.lock_bits[i]);
+  }
+  return h;
+}
 
 // The functional mode's no-completion window (watchdog.no_completion_window, counted in rounds
 // here: a round steps every running warp once, so rounds play the part of the timing mode's
@@ -64,16 +75,6 @@ class NoCompletionWindow {
   }
 
  private:
-  static std::uint64_t memory_hash(const GlobalMemory& mem, const CtaTable& ctas) {
-    std::uint64_t h = mem.content_hash();
-    for (const auto& c : ctas) {
-      h = hash_mix(h, static_cast<std::uint64_t>(c.index));
-      for (std::uint8_t b : c.shared) h = hash_mix(h, b);
-      for (unsigned i = 0; c.lock_bits && i < c.lock_count; ++i) h = hash_mix(h, c.lock_bits[i]);
-    }
-    return h;
-  }
-
   std::uint64_t window_, interval_;
   std::uint64_t next_ = kSample, next_memory_ = 0, last_evidence_ = 0;
   std::size_t finished_ = 0;
@@ -125,18 +126,9 @@ class Recurrence {
       return {};
     }
     std::uint64_t work = mem.page_count() * (GlobalMemory::kPageSize / 8), running = 0;
-    std::uint64_t h = hash_mix(mem.content_hash(), ctas.size());
+    std::uint64_t h = memory_hash(mem, ctas);
     for (const auto& c : ctas) {
-      h = hash_mix(h, static_cast<std::uint64_t>(c.index));
-      work += c.shared.size() / 8;
-      for (std::size_t i = 0; i + 8 <= c.shared.size(); i += 8) {
-        std::uint64_t v;
-        std::memcpy(&v, c.shared.data() + i, 8);
-        h = hash_mix(h, v);
-      }
-      for (std::size_t i = c.shared.size() & ~std::size_t{7}; i < c.shared.size(); ++i)
-        h = hash_mix(h, c.shared[i]);
-      for (unsigned i = 0; c.lock_bits && i < c.lock_count; ++i) h = hash_mix(h, c.lock_bits[i]);
+      work += c.shared.size();
       for (const NamedBarrier& b : c.barriers) h = hash_mix(hash_mix(h, b.arrived), b.expected);
     }
     for (Warp& w : warps) {
