@@ -76,6 +76,7 @@ analysis::AnalysisOptions AnalysisFlags::options() const {
   a.detect.parallel = !no_parallel;
   a.detect.distinct_params = !params_may_alias;
   a.detect.uniformity = !no_uniformity;
+  a.detect.tickets = !no_uniformity;  // as published: fetch-and-add loops count too
   a.split_loops = !no_split;
   a.inline_calls = !no_inline;
   a.budget_entries = budget;
@@ -95,7 +96,8 @@ void add_nvcc_options(CLI::App* cmd, NvccOptions& o) {
 
 void add_analysis_flags(CLI::App* cmd, AnalysisFlags& f) {
   cmd->add_flag("--no-uniformity", f.no_uniformity,
-                "Algorithm 1 as published: warp-uniform busy-waits count as SIMT deadlocks");
+                "Algorithm 1 as published: warp-uniform busy-waits and loops that wait only on "
+                "their own fetch-and-add results count as SIMT deadlocks");
   cmd->add_flag("--no-split-loops", f.no_split, "loops that share a header stay one loop");
   cmd->add_flag("--no-inline", f.no_inline, "do not inline calls (intra-procedural)");
   cmd->add_option("--analysis-budget", f.budget,

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ptx/printer.h"
 
 namespace simtsync::analysis {
@@ -49,18 +51,44 @@ bool toolkit_file(const ptx::Module* m, int file) {
 
 const char* status_text(const LoopVerdict& v) {
   if (v.flagged) return "POTENTIAL SIMT DEADLOCK";
-  if (v.busy_wait) return "busy-wait, warp-uniform (not a SIMT deadlock)";
+  if (v.busy_wait)  // the writes it waits for are behind warp-uniform branches
+    return v.divergent_exit ? "busy-wait, warp-uniform writers (not a SIMT deadlock)"
+                            : "busy-wait, warp-uniform (not a SIMT deadlock)";
+  if (v.self_advancing) return "no SIMT deadlock (its exit reads advance by themselves)";
   return "no SIMT deadlock";
 }
 
-std::string busy_wait_reason(const DeadlockReport& r, const LoopVerdict& v) {
-  std::string why = "every exit branch is warp-uniform";
+// Why a loop the published algorithm flags is not a SIMT deadlock, from what the filters saw:
+// each clause holds for this loop (issue 50: the reason used to be printed whatever the loop).
+std::string not_deadlock_reason(const DeadlockReport& r, const LoopVerdict& v) {
+  if (v.self_advancing)
+    return "every write that may redefine what its exit reads reaches it only through "
+           "atomics the loop itself repeats and that change the location every time "
+           "(fetch-and-add tickets): no lane waits for another's write";
   const Uniformity& u = r.dl->uniformity();
   const Loop& l = r.loops->loop(v.loop);
-  if (u.single_lane(l.header)) why += " (one lane of the warp runs it)";
-  why += v.enclosing_divergent.empty()
-             ? " and no divergent branch encloses the loop"
-             : " and no write is reachable from the divergent branches around it";
+  bool reachable = false, parallel = false;
+  for (const RedefWrite& w : v.seed_redefs) {
+    reachable |= w.reachable;
+    parallel |= w.parallel;
+  }
+  std::string why;
+  if (!v.divergent_exit) {
+    why = "every exit branch is warp-uniform";
+    if (u.single_lane(l.header)) why += " (one lane of the warp runs it)";
+    if (reachable)
+      why += v.enclosing_divergent.empty()
+                 ? " and no divergent branch encloses the loop"
+                 : " and no write is reachable from the divergent branches around it";
+  } else {
+    why = "its lanes may leave in different iterations";  // so it kept no reachable write
+  }
+  if (parallel) {
+    why += v.divergent_exit ? ", but " : ", and ";
+    why +=
+        "the writes parallel to it are reached only through warp-uniform branches (all "
+        "lanes of a warp take the same side, so none is held on the other)";
+  }
   return why;
 }
 
@@ -170,20 +198,23 @@ std::string format_deadlock(const DeadlockReport& r) {
                     source_line(r.module, f, cfg.block(l.header).begin), l.depth, status_text(v));
     for (int b : v.exit_branches) out += "    exit branch " + inst_text(r, b) + "\n";
     for (int i : v.reads) {
-      out += "    exit depends on read " + inst_text(r, i) + " " +
-             r.dl->alias().address(i).describe() + "\n";
+      out +=
+          "    exit depends on read " + inst_text(r, i) + " " + r.dl->alias().address(i).describe();
+      if (std::binary_search(v.tickets.begin(), v.tickets.end(), i))
+        out += " (changes the location every time: advances by itself)";
+      out += "\n";
     }
     for (const RedefWrite& w : v.redefs) {
       out += fmt::format("    redefining write {} {} ({}{})\n", inst_text(r, w.inst),
                          r.dl->alias().address(w.inst).describe(), w.reachable ? "reachable" : "",
                          w.parallel ? (w.reachable ? ", parallel" : "parallel") : "");
     }
-    if (v.busy_wait) {
+    if (v.busy_wait || v.self_advancing) {
       for (const RedefWrite& w : v.seed_redefs)
         out += fmt::format("    write counted by the published algorithm {} {} ({})\n",
                            inst_text(r, w.inst), r.dl->alias().address(w.inst).describe(),
                            w.reachable ? "reachable" : "parallel");
-      out += "    not a SIMT deadlock: " + busy_wait_reason(r, v) + "\n";
+      out += "    not a SIMT deadlock: " + not_deadlock_reason(r, v) + "\n";
     }
     if (r.safe != nullptr)
       if (const auto& s = r.safe->safe(v.loop))
@@ -215,8 +246,9 @@ nlohmann::json deadlock_json(const DeadlockReport& r) {
     lj["flagged"] = v.flagged;
     lj["seed_flagged"] = v.seed_flagged;
     lj["busy_wait"] = v.busy_wait;
+    lj["self_advancing"] = v.self_advancing;
     lj["verdict"] = v.flagged ? "simt-deadlock" : v.busy_wait ? "busy-wait" : "none";
-    if (v.busy_wait) lj["why_not"] = busy_wait_reason(r, v);
+    if (v.busy_wait || v.self_advancing) lj["why_not"] = not_deadlock_reason(r, v);
     lj["spin_marked"] = v.spin_marked;
     lj["exit_branches"] = nlohmann::json::array();
     for (int b : v.exit_branches) lj["exit_branches"].push_back(inst_json(r, b));
@@ -224,6 +256,7 @@ nlohmann::json deadlock_json(const DeadlockReport& r) {
     for (int i : v.reads) {
       auto x = inst_json(r, i);
       x["address"] = r.dl->alias().address(i).describe();
+      x["self_advancing"] = std::binary_search(v.tickets.begin(), v.tickets.end(), i);
       lj["reads"].push_back(x);
     }
     lj["redefining_writes"] = nlohmann::json::array();

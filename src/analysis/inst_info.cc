@@ -1,5 +1,8 @@
 #include "analysis/inst_info.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace simtsync::analysis {
 namespace {
 
@@ -84,9 +87,62 @@ bool is_sync_read(const ptx::Instruction& in) {
   return m.read && is_sync_space(m.space);
 }
 
+namespace {
+
+// The immediate value operand of an atom (operand 2; cas has two), if it is one.
+const Operand* atom_immediate(const ptx::Instruction& in) {
+  if (in.opcode != Opcode::kAtom || in.operands.size() != 3) return nullptr;
+  const Operand& v = in.operands[2];
+  return v.kind == Operand::Kind::kImmInt ? &v : nullptr;
+}
+
+}  // namespace
+
 bool is_sync_write(const ptx::Instruction& in) {
   const MemAccess m = memory(in);
-  return m.write && is_sync_space(m.space);
+  if (!m.write || !is_sync_space(m.space)) return false;
+  if (const Operand* v = atom_immediate(in)) {
+    const ptx::InstAttrs a = in.attrs();
+    const unsigned bits = 8 * ptx::dtype_bytes(a.type);
+    const std::uint64_t ones = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+    const std::uint64_t x = static_cast<std::uint64_t>(v->imm) & ones;
+    if (a.op && !ptx::dtype_is_float(a.type)) {
+      if ((*a.op == ptx::Mod::kAddOp || *a.op == ptx::Mod::kOrOp || *a.op == ptx::Mod::kXorOp) &&
+          x == 0)
+        return false;
+      if (*a.op == ptx::Mod::kAndOp && x == ones) return false;
+    }
+  }
+  return true;
+}
+
+bool is_self_advancing(const ptx::Instruction& in) {
+  const Operand* v = atom_immediate(in);
+  if (v == nullptr) return false;
+  const ptx::InstAttrs a = in.attrs();
+  if (!a.op || ptx::dtype_is_float(a.type) || !is_sync_space(memory(in).space)) return false;
+  const unsigned bits = 8 * ptx::dtype_bytes(a.type);
+  const std::uint64_t ones = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  const std::uint64_t x = static_cast<std::uint64_t>(v->imm) & ones;
+  if (*a.op == ptx::Mod::kAddOp) return x != 0;
+  // inc: old >= b ? 0 : old + 1; dec: old == 0 || old > b ? b : old - 1. Both change the
+  // location whenever b > 0.
+  if (*a.op == ptx::Mod::kIncOp || *a.op == ptx::Mod::kDecOp) return x != 0;
+  return false;
+}
+
+bool is_warp_sync(const ptx::Instruction& in) {
+  switch (in.opcode) {
+    case Opcode::kShfl:
+    case Opcode::kVote:
+    case Opcode::kMatch:
+    case Opcode::kRedux:
+      return in.attrs().sync;
+    case Opcode::kBar:  // bar.warp.sync
+      return std::find(in.mods.begin(), in.mods.end(), ptx::Mod::kWarp) != in.mods.end();
+    default:
+      return false;
+  }
 }
 
 bool is_blocking_barrier(const ptx::Instruction& in) {

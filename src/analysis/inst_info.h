@@ -35,7 +35,17 @@ MemAccess memory(const ptx::Instruction& in);
 // Global, shared or generic (seed 003's "shared memory": may hold a synchronization variable).
 bool is_sync_space(ptx::Space s);
 bool is_sync_read(const ptx::Instruction& in);
+// A sync-space write that can change memory: an atomic that always leaves the location as it
+// found it (`atom.add` of 0, `atom.or`/`atom.xor` of 0, `atom.and` of all ones: the
+// `atomicAdd(p, 0)` idiom for an uncached read) reads only, so it is no write here.
 bool is_sync_write(const ptx::Instruction& in);
+// An atomic that always changes its location: `atom.add` of a non-zero immediate, `atom.inc` /
+// `atom.dec` with a positive immediate bound. A loop that repeats it advances the value it
+// reads by itself (a fetch-and-add "ticket"), so its result is not a wait for another thread.
+bool is_self_advancing(const ptx::Instruction& in);
+// A warp-synchronous instruction every member of its mask must reach together: shfl.sync,
+// vote.sync, match.sync, redux.sync, bar.warp.sync.
+bool is_warp_sync(const ptx::Instruction& in);
 // bar.sync / barrier.sync / bar.red (not bar.arrive, which does not wait).
 bool is_blocking_barrier(const ptx::Instruction& in);
 

@@ -170,9 +170,31 @@ SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
     }
     v.seed_flagged = !v.redefs.empty();  // line 20
     v.flagged = v.seed_flagged;
+    v.seed_redefs = v.redefs;
     any_seed |= v.seed_flagged;
   }
-  if (!o.uniformity || !any_seed) return r;
+  if (!any_seed) return r;
+
+  // Self-advancing reads: a write counts only through the reads that are not tickets.
+  if (o.tickets)
+    for (LoopVerdict& v : r.verdicts_) {
+      if (!v.seed_flagged) continue;
+      for (int i : v.reads)
+        if (is_self_advancing(f.insts[static_cast<size_t>(i)])) v.tickets.push_back(i);
+      if (v.tickets.empty()) continue;
+      std::sort(v.tickets.begin(), v.tickets.end());
+      std::vector<RedefWrite> kept;
+      for (RedefWrite w : v.redefs) {
+        std::erase_if(w.reads, [&](int i) {
+          return std::binary_search(v.tickets.begin(), v.tickets.end(), i);
+        });
+        if (!w.reads.empty()) kept.push_back(std::move(w));
+      }
+      v.redefs = std::move(kept);
+      v.flagged = !v.redefs.empty();
+      v.self_advancing = !v.flagged;
+    }
+  if (!o.uniformity || r.num_flagged() == 0) return r;
 
   // The uniformity filter.
   r.uniformity_ = Uniformity::compute({&cfg, &rd, &r.rec_, &r.alias_, in.budget});
@@ -180,7 +202,7 @@ SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
   bool holding_built = false;
   std::vector<std::vector<int>> holding(static_cast<size_t>(cfg.size()));
   for (LoopVerdict& v : r.verdicts_) {
-    if (!v.seed_flagged) continue;
+    if (!v.flagged) continue;
     const Loop& l = loops.loop(v.loop);
     const LoopRegion& reg = regs[v.loop];
     for (int b : v.exit_branches) v.divergent_exit |= uni.divergent_branch(b);
@@ -210,7 +232,6 @@ SimtDeadlock SimtDeadlock::compute(const Inputs& in, const DeadlockOptions& o) {
           enclosing_from.push_back(rp->reconverge_node);
       }
     }
-    v.seed_redefs = v.redefs;
     std::vector<RedefWrite> kept;
     for (RedefWrite w : v.redefs) {
       const NodeId bb = cfg.node_of_inst(w.inst);

@@ -22,6 +22,16 @@
 // reported (seed_flagged, busy_wait), not flagged, not transformed. uniformity = false gives
 // the published algorithm (flagged == seed_flagged).
 //
+// Self-advancing reads (issue 50, `tickets`, on by default, applied before the uniformity
+// filter): a read that is an atomic which always changes its location (a fetch-and-add of a
+// non-zero constant, inc, dec: inst_info.h) gives the lane a new value every time the loop
+// repeats it, whatever other threads do; the loop does not wait for a write there (the
+// cell-allocation loop of a tree build: `c = atomicAdd(&ncells, 1)` until the cells separate).
+// A redefining write counts only through the reads it may redefine that are not such tickets; a
+// loop left with none is `self_advancing`, not flagged, not a busy-wait. And an atomic that never
+// changes its location (`atomicAdd(p, 0)`) is a read only, never a redefining write, in the
+// published algorithm too (inst_info.h is_sync_write).
+//
 // Cost (issue 46): a loop whose body holds no shared read has no SharedReads, so its slice is
 // not taken; SharedWrites(L) is not listed: the writes that may alias a read are found by
 // address (base, then offset) and tested for reachability (loop_regions.h); the uniformity
@@ -48,6 +58,7 @@ struct DeadlockOptions {
   bool parallel = true;  // count writes in blocks parallel to the loop (stack units need them)
   bool distinct_params = true;  // alias.h rule 4d: kernel pointer arguments do not overlap
   bool uniformity = true;       // drop writes no lane of the warp can hold back (see above)
+  bool tickets = true;          // self-advancing reads are no wait (see above)
 };
 
 struct RedefWrite {
@@ -62,10 +73,12 @@ struct LoopVerdict {
   bool flagged = false;         // can SIMT-deadlock (the published verdict without uniformity)
   bool seed_flagged = false;    // Algorithm 1 as published
   bool busy_wait = false;       // seed_flagged, but warp-uniform: not a SIMT deadlock
+  bool self_advancing = false;  // seed_flagged, but its writes only redefine `tickets`
   bool divergent_exit = false;  // some exit branch may split the warp
   std::vector<int> enclosing_divergent;  // divergent branches whose region holds the loop
   std::vector<int> exit_branches;        // ExitConds(L)
   std::vector<int> reads;                // SharedReads(L)
+  std::vector<int> tickets;              // the reads of SharedReads(L) that advance by themselves
   std::vector<RedefWrite> redefs;        // RedefWrites(L) (after the uniformity filter)
   std::vector<RedefWrite> seed_redefs;   // RedefWrites(L) of the published algorithm
   bool spin_marked = false;  // the loop holds `pmevent 7` (SIMTSYNC_SPIN_LOOP ground truth)

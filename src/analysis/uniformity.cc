@@ -93,38 +93,51 @@ bool is_lane_index(const ptx::Function& f, const ReachingDefs& rd, int inst, int
   return false;
 }
 
-// For a branch guarded by `x == C` (x a lane index): true when the guard being `taken_value`
-// means x == C. Returns -1 when the guard is not such a test, else 1 (taken side is equal) or 0.
+// Whether predicate `reg` at `inst` being `value` implies `x == C` for a lane index x (so at
+// most one lane of the warp has it): `setp.eq/ne x, C`, through `not`, and through `and.pred`
+// (true: both operands true) and `or.pred` (false: both false), as nvcc -O3 combines a lane test
+// with a uniform one: `if (threadIdx.x != 0 || n < 1) return;` is `or.pred %p, %p_ne, %p_n`.
+bool implies_lane_equal(const ptx::Function& f, const ReachingDefs& rd, int inst, int reg,
+                        bool value, int depth) {
+  if (depth > 6) return false;
+  const int d = unique_def(rd, inst, reg);
+  if (d < 0) return false;
+  const ptx::Instruction& in = f.insts[static_cast<size_t>(d)];
+  if (in.guard.reg >= 0) return false;
+  auto pred_arg = [&](size_t k) {
+    return k < in.operands.size() && in.operands[k].kind == Operand::Kind::kReg ? in.operands[k].reg
+                                                                                : -1;
+  };
+  if (in.opcode == Opcode::kNot && in.operands.size() == 2 && pred_arg(1) >= 0)
+    return implies_lane_equal(f, rd, d, pred_arg(1), !value, depth + 1);
+  if ((in.opcode == Opcode::kAnd || in.opcode == Opcode::kOr) && in.operands.size() == 3 &&
+      in.attrs().type == ptx::DType::kPred && pred_arg(1) >= 0 && pred_arg(2) >= 0) {
+    // and = true and or = false fix both operands; the other outcomes fix neither.
+    if (value != (in.opcode == Opcode::kAnd)) return false;
+    return implies_lane_equal(f, rd, d, pred_arg(1), value, depth + 1) ||
+           implies_lane_equal(f, rd, d, pred_arg(2), value, depth + 1);
+  }
+  if (in.opcode != Opcode::kSetp || in.operands.size() != 3 || in.operands[0].reg2 >= 0)
+    return false;
+  const ptx::InstAttrs a = in.attrs();
+  if (a.op || !a.cmp || (*a.cmp != ptx::Mod::kEq && *a.cmp != ptx::Mod::kNe)) return false;
+  const Operand& x = in.operands[1];
+  const Operand& y = in.operands[2];
+  const Operand* var = nullptr;
+  if (x.kind == Operand::Kind::kReg && y.kind == Operand::Kind::kImmInt) var = &x;
+  if (y.kind == Operand::Kind::kReg && x.kind == Operand::Kind::kImmInt) var = &y;
+  if (var == nullptr || !is_lane_index(f, rd, d, var->reg, 0)) return false;
+  return (*a.cmp == ptx::Mod::kEq) == value;
+}
+
+// For a branch guarded by a lane test: 1 when the taken side has `x == C`, 0 when the
+// not-taken side has it, -1 when neither is implied.
 int lane_test_side(const ptx::Function& f, const ReachingDefs& rd, int br) {
   const ptx::Instruction& b = f.insts[static_cast<size_t>(br)];
   if (b.guard.reg < 0) return -1;
-  bool negated = b.guard.negate;
-  int at = br, reg = b.guard.reg;
-  for (int hop = 0; hop < 4; ++hop) {
-    const int d = unique_def(rd, at, reg);
-    if (d < 0) return -1;
-    const ptx::Instruction& in = f.insts[static_cast<size_t>(d)];
-    if (in.guard.reg >= 0) return -1;
-    if (in.opcode == Opcode::kNot && in.operands.size() == 2 &&
-        in.operands[1].kind == Operand::Kind::kReg) {
-      negated = !negated;
-      at = d;
-      reg = in.operands[1].reg;
-      continue;
-    }
-    if (in.opcode != Opcode::kSetp || in.operands.size() != 3 || in.operands[0].reg2 >= 0)
-      return -1;
-    const ptx::InstAttrs a = in.attrs();
-    if (a.op || !a.cmp || (*a.cmp != ptx::Mod::kEq && *a.cmp != ptx::Mod::kNe)) return -1;
-    const Operand& x = in.operands[1];
-    const Operand& y = in.operands[2];
-    const Operand* var = nullptr;
-    if (x.kind == Operand::Kind::kReg && y.kind == Operand::Kind::kImmInt) var = &x;
-    if (y.kind == Operand::Kind::kReg && x.kind == Operand::Kind::kImmInt) var = &y;
-    if (var == nullptr || !is_lane_index(f, rd, d, var->reg, 0)) return -1;
-    const bool eq = *a.cmp == ptx::Mod::kEq;
-    return (eq != negated) ? 1 : 0;
-  }
+  // The branch is taken when the guard register is !negate.
+  if (implies_lane_equal(f, rd, br, b.guard.reg, !b.guard.negate, 0)) return 1;
+  if (implies_lane_equal(f, rd, br, b.guard.reg, b.guard.negate, 0)) return 0;
   return -1;
 }
 

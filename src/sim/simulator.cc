@@ -84,7 +84,13 @@ Simulator::Simulator(const SimOptions& o)
   device_ = std::make_unique<func::Device>(dopts_);
   if (timing_) device_->set_backend(timing_.get());
   // compile.ssde=true: SIMT-deadlock elimination (seed 003 Algorithm 3) before loading.
-  if (ssde_) hook_ = [](const ptx::Module& m) { return transform::ssde(m).module; };
+  // What it could not fix goes to stderr: the kernel then runs as compiled there.
+  if (ssde_)
+    hook_ = [](const ptx::Module& m) {
+      transform::SsdeResult r = transform::ssde(m);
+      for (const auto& u : r.unfixed) fmt::print(stderr, "simtsync: ssde: not fixed: {}\n", u);
+      return std::move(r.module);
+    };
 }
 
 nlohmann::json Simulator::timing_json() const {

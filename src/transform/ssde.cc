@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "analysis/deadlock_analysis.h"
+#include "analysis/inst_info.h"
 #include "analysis/safe_pdom.h"
 #include "common/error.h"
 #include "ptx/parser.h"
@@ -152,6 +154,136 @@ struct Analyzed {
         safe(fa.safe()) {}
 };
 
+// The callee of a direct `call`, or "".
+std::string callee_of(const Instruction& in) {
+  if (in.opcode != Opcode::kCall) return {};
+  for (const Operand& op : in.operands)
+    if (op.kind == Operand::Kind::kSymbol) return op.name;
+  return {};
+}
+
+// Why moving loop `lid`'s iterations to the switch block at `s` would make a livelock, or
+// hang, that the original does not have; "" when the analysis sees none (issue 50 item 2). The
+// lanes that take the latch wait at the switch block until every other lane of the warp gets
+// there, so everything they have not done yet on the way to `s` (the pending code: the rest of
+// the loop, and what follows it up to `s`) waits with them:
+//  - a loop M that encloses the loop but not `s` and whose exit reads what pending code inside
+//    M may write: the waiting lanes left M in the middle of an iteration, typically holding a
+//    lock taken before the loop and released after it, and their warp-mates spin in M for it
+//    (a tree build: a lane holding a cell lock allocates cells in an inner loop the analysis
+//    flagged; parked, it never releases the cell its warp-mates wait for);
+//  - a warp-synchronous instruction between the loop's exits and `s`: the lanes that left run
+//    it without the lanes waiting at the switch block (undefined without independent thread
+//    scheduling; simtsync faults).
+std::string park_hazard(const ptx::Module& m, const Analyzed& a, int lid,
+                        const analysis::ProgramPoint& s) {
+  const Cfg& cfg = a.cfg;
+  const analysis::LoopInfo& loops = a.loops;
+  const ptx::Function& f = cfg.function();
+  const analysis::Loop& l = loops.loop(lid);
+  const bool at_exit = s.node == cfg.exit();
+  // Pending instructions: blocks reachable from the header without passing `s`, and the part
+  // of s's own block before it.
+  std::vector<char> seen(static_cast<size_t>(cfg.size()), 0);
+  std::vector<NodeId> work{l.header}, pending;
+  seen[static_cast<size_t>(l.header)] = 1;
+  while (!work.empty()) {
+    const NodeId n = work.back();
+    work.pop_back();
+    pending.push_back(n);
+    if (!at_exit && n == s.node) continue;
+    for (NodeId t : cfg.succs(n))
+      if (cfg.is_block(t) && !seen[static_cast<size_t>(t)] && !cfg.is_virtual_edge(n, t)) {
+        seen[static_cast<size_t>(t)] = 1;
+        work.push_back(t);
+      }
+  }
+  std::sort(pending.begin(), pending.end());
+  auto insts_of = [&](NodeId n) {
+    const int end = !at_exit && n == s.node ? s.inst : cfg.block(n).end;
+    return std::pair<int, int>(cfg.block(n).begin, end);
+  };
+  auto where_is = [&](int i) {
+    return fmt::format("`{}` ({})", ptx::print_instruction(f, f.insts[static_cast<size_t>(i)]),
+                       analysis::source_line(&m, f, i));
+  };
+  auto loop_where = [&](const analysis::Loop& x) {
+    return fmt::format("{} ({})", cfg.name(x.header),
+                       analysis::source_line(&m, f, cfg.block(x.header).begin));
+  };
+  for (NodeId n : pending) {
+    if (loops.contains(lid, n)) continue;
+    const auto [b, e] = insts_of(n);
+    for (int i = b; i < e; ++i)
+      if (analysis::is_warp_sync(f.insts[static_cast<size_t>(i)]))
+        return fmt::format(
+            "its lanes that leave it reach the warp-synchronous {} while the lanes still "
+            "iterating would wait at the switch block; SSDE leaves it unchanged",
+            where_is(i));
+  }
+  const analysis::SimtDeadlock& dl = a.dl;
+  const DomTree& dom = a.fa.dom();
+  for (const analysis::Loop& mloop : loops.loops()) {
+    if (mloop.id == lid || !loops.contains(mloop.id, l.header)) continue;
+    if (!at_exit && loops.contains(mloop.id, s.node)) continue;
+    const analysis::LoopVerdict& mv = dl.verdicts()[static_cast<size_t>(mloop.id)];
+    // The locks a parked lane holds: atomics of M that M's exit reads (its acquire attempts)
+    // and that every way into the loop passes, in this iteration of M.
+    // The lock instructions (simtsync_lock, seed 004) count as acquires of any lock word.
+    std::vector<int> acquires;
+    for (int r : mv.reads) {
+      const NodeId rb = cfg.node_of_inst(r);
+      if (f.insts[static_cast<size_t>(r)].opcode == Opcode::kAtom && loops.contains(mloop.id, rb) &&
+          dom.dominates(rb, l.header))
+        acquires.push_back(r);
+    }
+    int lock_call = -1;
+    for (NodeId n : loops.blocks(mloop.id))
+      if (dom.dominates(n, l.header))
+        for (int i = cfg.block(n).begin; i < cfg.block(n).end && lock_call < 0; ++i)
+          if (callee_of(f.insts[static_cast<size_t>(i)]) == "simtsync_lock") lock_call = i;
+    if (acquires.empty() && lock_call < 0) continue;
+    // The write that releases: the one at the acquire's own address first, so the report
+    // names the release rather than another write the alias analysis cannot tell apart.
+    int found_acq = -1, found_rel = -1;
+    for (NodeId n : pending) {
+      if (!loops.contains(mloop.id, n)) continue;
+      const auto [b, e] = insts_of(n);
+      for (int i = b; i < e; ++i) {
+        const Instruction& w = f.insts[static_cast<size_t>(i)];
+        if (lock_call >= 0 && callee_of(w) == "simtsync_unlock" && found_rel < 0) {
+          found_acq = lock_call;
+          found_rel = i;
+        }
+        // M's own attempts only compete with the spinners; they release nothing.
+        if (!analysis::is_sync_write(w) || std::binary_search(mv.reads.begin(), mv.reads.end(), i))
+          continue;
+        for (int acq : acquires) {
+          if (!dl.alias().may_alias(acq, i)) continue;
+          const auto& aa = f.insts[static_cast<size_t>(acq)].operands;
+          const int wa = analysis::memory(w).addr;
+          const bool same =
+              wa >= 0 && aa.size() > 1 && aa[1] == w.operands[static_cast<size_t>(wa)];
+          if (found_rel < 0 || same) {
+            found_acq = acq;
+            found_rel = i;
+          }
+          if (same) break;
+        }
+      }
+    }
+    if (found_rel >= 0)
+      return fmt::format(
+          "its lanes took the lock of the enclosing loop {} with {} before entering it "
+          "and may release it with {} afterwards, but its safe post-dominator lies after "
+          "that loop: lanes still iterating would wait there holding the lock while "
+          "their warp-mates spin for it; SSDE leaves it unchanged rather than make a "
+          "livelock",
+          loop_where(mloop), where_is(found_acq), where_is(found_rel));
+  }
+  return {};
+}
+
 std::string label_at(const ptx::Function& f, int index) {
   for (const auto& l : f.labels)
     if (l.index == index) return l.name;
@@ -163,9 +295,23 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
                         bool single_entry, SsdeResult& res) {
   std::unique_ptr<Analyzed> a = std::make_unique<Analyzed>(f, m, o);
   if (a->dl.num_flagged() == 0) return false;
-  bool needs_exit = false;
-  for (const auto& v : a->dl.verdicts())
-    if (const auto& s = a->safe.safe(v.loop); s && s->node == a->cfg.exit()) needs_exit = true;
+  // Loops whose transform would livelock (park_hazard), by the header's first instruction
+  // (merge_returns below keeps indices).
+  std::set<int> refused;
+  bool needs_exit = false, any = false;
+  for (const auto& v : a->dl.verdicts()) {
+    const auto& s = a->safe.safe(v.loop);
+    if (!s) continue;
+    const NodeId h = a->loops.loop(v.loop).header;
+    if (std::string why = park_hazard(m, *a, v.loop, *s); !why.empty()) {
+      refused.insert(a->cfg.block(h).begin);
+      res.refused[f.name + "\n" + a->cfg.name(h)] = std::move(why);
+      continue;
+    }
+    any = true;
+    needs_exit |= s->node == a->cfg.exit();
+  }
+  if (!any) return false;
   if (needs_exit) {
     std::string exit_label = fmt::format("$L__ssde_exit{}", fn_index);
     while (f.label_index(exit_label) >= 0) exit_label += "_";
@@ -183,6 +329,7 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
     const NodeId h = a->loops.loop(v.loop).header;
     if (std::find(headers_done.begin(), headers_done.end(), h) != headers_done.end()) continue;
     headers_done.push_back(h);
+    if (refused.count(cfg.block(h).begin)) continue;
     int at = s->node == cfg.exit() ? static_cast<int>(f.insts.size()) - 1 : s->inst;
     if (s->node == cfg.exit() && (f.insts.empty() || f.insts.back().opcode != Opcode::kRet))
       continue;  // cannot happen after merge_returns; keep the loop untouched
@@ -316,7 +463,8 @@ ptx::Module transform_module(const ptx::Module& m, const SsdeOptions& o, SsdeRes
 }
 
 // Loops the full analysis (calls inlined) still flags in `m`, with the reason.
-std::vector<std::string> still_flagged(const ptx::Module& m, const SsdeOptions& o, int rounds) {
+std::vector<std::string> still_flagged(const ptx::Module& m, const SsdeOptions& o, int rounds,
+                                       const std::map<std::string, std::string>& refused) {
   std::vector<std::string> out;
   for (const auto& f : m.functions) {
     if (f.is_declaration) continue;
@@ -327,7 +475,9 @@ std::vector<std::string> still_flagged(const ptx::Module& m, const SsdeOptions& 
       const int head = a.cfg().block(l.header).begin;
       const std::string label = a.cfg().name(l.header);
       std::string why;
-      if (a.inlined_calls() > 0 && label.find("$i") != std::string::npos) {
+      if (auto it = refused.find(f.name + "\n" + label); it != refused.end()) {
+        why = it->second;
+      } else if (a.inlined_calls() > 0 && label.find("$i") != std::string::npos) {
         why =
             "the loop is in a called function; SSDE transforms one function at a time "
             "(inline the callee, e.g. compile with -O3)";
@@ -365,9 +515,36 @@ SsdeResult ssde(const ptx::Module& m, const SsdeOptions& o) {
     if (res.changes.size() == before) break;  // nothing this pass could transform
     res.module = std::move(next);
     ++res.rounds;
-    if (still_flagged(res.module, o, res.rounds).empty()) break;
+    if (still_flagged(res.module, o, res.rounds, res.refused).empty()) break;
   }
-  res.unfixed = still_flagged(res.module, o, res.rounds);
+  res.unfixed = still_flagged(res.module, o, res.rounds, res.refused);
+  // The re-analysis sees natural loops only: an original loop whose exit reads memory (so it
+  // may wait) that is no longer a natural loop after the transform (entered other than through
+  // its header) is invisible to it, so such a function is not reported clean.
+  std::set<std::string> seen;
+  for (const auto& ch : res.changes) {
+    if (!seen.insert(ch.function).second) continue;
+    const ptx::Function* before = m.find_function(ch.function);
+    const ptx::Function* after = res.module.find_function(ch.function);
+    if (!before || !after) continue;
+    const analysis::FunctionAnalysis fb(m, *before, analysis_options(o, false));
+    const analysis::FunctionAnalysis fa(res.module, *after, analysis_options(o, false));
+    std::set<std::string> headers;  // natural loops of the output, and the transformed ones
+    for (const auto& l : fa.loops().loops()) headers.insert(fa.cfg().name(l.header));
+    for (const auto& c : res.changes)
+      if (c.function == ch.function) headers.insert(c.loop_header);
+    for (const auto& v : fb.deadlock().verdicts()) {
+      if (v.reads.empty()) continue;
+      const analysis::Loop& l = fb.loops().loop(v.loop);
+      const std::string label = fb.cfg().name(l.header);
+      if (label.rfind("$", 0) != 0 || headers.count(label)) continue;
+      res.unfixed.push_back(fmt::format(
+          "{}: loop {} ({}), whose exit reads memory, is no longer a natural loop after the "
+          "transform (it is entered other than through its header), so the re-analysis does "
+          "not check it",
+          ch.function, label, analysis::source_line(&m, *before, fb.cfg().block(l.header).begin)));
+    }
+  }
   // Single-entry check of the new loops (NVIDIA compatibility rule): every way into the loop
   // header now passes through the switch block, which must therefore dominate it.
   for (const auto& ch : res.changes) {

@@ -29,8 +29,16 @@
 //    again to the output, at most kMaxRounds times. Every loop still flagged after that is
 //    listed in `unfixed` with the reason, so the result is either clean under re-analysis or
 //    says exactly what is not.
+//  - Refusals (issue 50): a flagged loop whose transform would park lanes at the switch block
+//    with work their warp-mates wait for is left unchanged and listed in `unfixed` with the
+//    reason: the safe post-dominator lies after an enclosing loop whose exit reads what the
+//    parked lanes may still write in it (a lock held across the loop), or a warp-synchronous
+//    instruction lies between the loop's exits and the switch block. A transform that leaves
+//    irreducible control flow the input did not have is listed too (the re-analysis sees only
+//    natural loops).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -59,6 +67,8 @@ struct SsdeResult {
   std::vector<SsdeChange> changes;
   std::vector<std::string> warnings;
   std::vector<std::string> unfixed;  // "FUNCTION: loop LABEL (SOURCE) ...: why"
+  // Loops left untransformed because the transform would livelock, "FUNCTION\nLABEL" -> why.
+  std::map<std::string, std::string> refused;
   int switch_blocks = 0;
   int first_switch_id = 0;  // %ssde_c<N>/$L__ssde_sw<N> numbering starts after the input's own
   int rounds = 0;

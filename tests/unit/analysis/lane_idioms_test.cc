@@ -105,5 +105,107 @@ TEST(LaneIdioms, LoopWithoutItsOwnSourceLineNamesTheNearestOne) {
   EXPECT_NE(bare.find("loop SPIN (uni.cu, PTX line "), std::string::npos) << bare;
 }
 
+// Issue 50: the lane test nvcc -O3 folds with a uniform test into one predicate,
+// `if (threadIdx.x != 0 || p == nullptr) return;` (or.pred: the fall-through side has both
+// false, so lane 0 only), through `not` as well; and.pred keeps lanes where either is false.
+std::string combined_kernel(const std::string& branch) {
+  std::string text = lock_kernel("  mov.u32 %r2, %r1;");
+  text.replace(text.find(".reg .pred %p<3>;"), 17, ".reg .pred %p<8>;");
+  const std::string old = "  setp.ne.s32 %p1, %r2, 0;\n  @%p1 bra DONE;";
+  text.replace(text.find(old), old.size(),
+               "  setp.ne.s32 %p1, %r2, 0;\n  setp.eq.u64 %p3, %rd1, 0;\n" + branch);
+  return text;
+}
+
+int flagged_in(const std::string& text) {
+  const auto m = ptx::parse_module(text, "k.ptx");
+  int n = 0;
+  for (const auto& f : m.functions) n += FunctionAnalysis(m, f).deadlock().num_flagged();
+  return n;
+}
+
+TEST(LaneIdioms, LaneTestFoldedWithAUniformOne) {
+  EXPECT_EQ(flagged_in(combined_kernel("  or.pred %p4, %p1, %p3;\n  @%p4 bra DONE;")), 0);
+  EXPECT_EQ(flagged_in(combined_kernel("  or.pred %p4, %p3, %p1;\n  not.pred %p5, %p4;\n"
+                                       "  @!%p5 bra DONE;")),
+            0);
+  EXPECT_EQ(flagged_in(combined_kernel("  and.pred %p4, %p1, %p3;\n  @%p4 bra DONE;")), 1);
+}
+
+// A loop every lane runs, inside an outer loop, whose exit reads the result of `atom`; the same
+// atomic before it in the outer loop is the write the published algorithm finds reachable
+// (the tree build's first atomicAdd(&ncells, 1) before its allocation loop).
+std::string atomic_loop(const std::string& atom) {
+  return R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [p];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r6, 0;
+OUTER:
+)" + atom +
+         R"(
+  mov.u32 %r7, %r6;
+SPIN:
+)" + atom +
+         R"(
+  setp.lt.u32 %p2, %r3, 100;
+  @%p2 bra SPIN;
+  add.u32 %r6, %r7, 1;
+  setp.lt.u32 %p1, %r6, 4;
+  @%p1 bra OUTER;
+  ret;
+}
+)";
+}
+
+TEST(LaneIdioms, FetchAndAddTicketsAreNoWait) {
+  const std::string ticket = atomic_loop("  atom.global.add.u32 %r3, [%rd2], 1;");
+  const auto m = ptx::parse_module(ticket, "k.ptx");
+  const FunctionAnalysis a(m, m.functions.front());
+  int self = 0, seed = 0;
+  for (const auto& v : a.deadlock().verdicts()) {
+    self += v.self_advancing;
+    seed += v.seed_flagged;
+  }
+  EXPECT_EQ(a.deadlock().num_flagged(), 0);
+  EXPECT_EQ(self, 1);
+  EXPECT_EQ(seed, 1);
+  EXPECT_NE(format_deadlock(a.report()).find("its exit reads advance by themselves"),
+            std::string::npos);
+  AnalysisOptions published;
+  published.detect.tickets = false;
+  EXPECT_EQ(FunctionAnalysis(m, m.functions.front(), published).deadlock().num_flagged(), 1);
+  // inc and dec with a positive bound, and a negative add (atomicSub), change it every time.
+  EXPECT_EQ(flagged_in(atomic_loop("  atom.global.inc.u32 %r3, [%rd2], 1000;")), 0);
+  EXPECT_EQ(flagged_in(atomic_loop("  atom.global.add.u32 %r3, [%rd2], -1;")), 0);
+  // A register operand may be 0 in some lane: counted as before.
+  EXPECT_EQ(flagged_in(atomic_loop("  atom.global.add.u32 %r3, [%rd2], %r1;")), 1);
+  EXPECT_EQ(flagged_in(atomic_loop("  atom.global.exch.b32 %r3, [%rd2], 7;")), 1);
+}
+
+TEST(LaneIdioms, AtomicsThatKeepTheValueAreReads) {
+  // atomicAdd(p, 0) and friends: no write at all, so nothing redefines the loop's read, in the
+  // published algorithm too.
+  for (const char* atom :
+       {"  atom.global.add.u32 %r3, [%rd2], 0;", "  atom.global.or.b32 %r3, [%rd2], 0;",
+        "  atom.global.and.b32 %r3, [%rd2], -1;"}) {
+    SCOPED_TRACE(atom);
+    const auto m = ptx::parse_module(atomic_loop(atom), "k.ptx");
+    AnalysisOptions published;
+    published.detect.tickets = false;
+    published.detect.uniformity = false;
+    EXPECT_EQ(FunctionAnalysis(m, m.functions.front(), published).deadlock().num_flagged(), 0);
+  }
+  EXPECT_EQ(flagged_in(atomic_loop("  atom.global.and.b32 %r3, [%rd2], 255;")), 1);
+}
+
 }  // namespace
 }  // namespace simtsync::analysis

@@ -70,7 +70,8 @@ INSTANTIATE_TEST_SUITE_P(Seeds, SeedGolden,
                                            "seed003_fig4_nested", "seed004_ex5_lock",
                                            "seed004_ex7_radiosity", "seed004_ex8_semaphore",
                                            "issue13_nested_lock", "issue13_spin_O0G",
-                                           "issue13_single_lane", "issue13_cta_uniform"));
+                                           "issue13_single_lane", "issue13_cta_uniform",
+                                           "issue50_tree_build", "issue50_idioms"));
 
 // The verdicts the seeds give, independent of the exact report text.
 TEST(SeedVerdicts, AsPublished) {

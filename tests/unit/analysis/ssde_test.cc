@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "analysis/deadlock_analysis.h"
 #include "ptx/parser.h"
@@ -51,22 +54,62 @@ TEST(Ssde, NaiveLockGetsASwitchBlock) {
 }
 
 TEST(Ssde, EveryKernelReanalysesCleanAndUnflaggedOnesAreUnchanged) {
+  // Clean, or every loop left is named with why (issue 50): the -O0 case of issue 13 (loop
+  // and release in different functions); apriori's hash-tree insert, whose list walk under a
+  // leaf's lock is flagged falsely and would park lanes holding the lock after the enclosing
+  // loop (refused); and the lock-instruction kernels, where the transform of a falsely flagged
+  // loop leaves an enclosing spin loop irreducible, out of the re-analysis' sight.
+  const std::map<std::string, std::vector<std::string>> expected = {
+      {"issue13_spin_O0G.ptx", {"in a called function"}},
+      {"apriori.ptx", {"apriori_insert: loop $L__BB0_9 (apriori.cu:57): its lanes took the lock"}},
+      {"apriori_lockinst.ptx",
+       {"apriori_insert: loop $L__BB2_9 (apriori.cu:57): its lanes took the lock",
+        "apriori_insert_lockinst: loop $L__BB4_3 (apriori_lockinst.cu:25), whose exit reads "
+        "memory, is no longer a natural loop"}},
+      {"bh_tb_lockinst.ptx",
+       {"bh_tb_lockinst: loop $L__BB2_2 (bh_tb_lockinst.cu:36), whose exit reads memory, is no "
+        "longer a natural loop"}},
+  };
   for (const auto& p : all_ptx()) {
     SCOPED_TRACE(p.string());
     const auto m = ptx::load_module_file(p.string());
     const SsdeResult r = ssde(m);
-    // Clean, or every loop left is named (only the -O0 case of issue 13, whose loop and
-    // release live in different functions).
-    if (p.filename() == "issue13_spin_O0G.ptx") {
-      EXPECT_FALSE(r.unfixed.empty());
-    } else {
-      EXPECT_TRUE(r.unfixed.empty());
+    auto it = expected.find(p.filename().string());
+    if (it == expected.end()) {
+      EXPECT_TRUE(r.unfixed.empty()) << (r.unfixed.empty() ? "" : r.unfixed.front());
       EXPECT_EQ(flagged(r.module), 0);
+    } else {
+      ASSERT_EQ(r.unfixed.size(), it->second.size());
+      for (size_t k = 0; k < r.unfixed.size(); ++k)
+        EXPECT_NE(r.unfixed[k].find(it->second[k]), std::string::npos) << r.unfixed[k];
     }
     if (!r.changed()) {
       EXPECT_EQ(r.module, m);
     }
   }
+}
+
+// Issue 50 item 2: the tree-building kernel of the corpus (tests/cuda/programs/tree_build.cu).
+// Its cell-allocation loop exits on its own fetch-and-add results, so it is not flagged and
+// SSDE leaves the kernel alone; with those counted (the published algorithm), SSDE refuses to
+// move the loop's reconvergence past the enclosing lock loop, where the lanes still allocating
+// would wait holding the slot's lock (the transform used to livelock, and its output was
+// re-analysed clean because the spin loop had become irreducible).
+TEST(Ssde, TreeBuildLockHeldAcrossTheLoopIsNotTransformed) {
+  const auto m = ptx::load_module_file(std::string(SIMTSYNC_SOURCE_DIR) +
+                                       "/tests/golden/issue50_tree_build.ptx");
+  EXPECT_EQ(flagged(m), 0);
+  const SsdeResult r = ssde(m);
+  EXPECT_FALSE(r.changed());
+  EXPECT_TRUE(r.unfixed.empty());
+  SsdeOptions published;
+  published.detect.tickets = false;
+  const SsdeResult p = ssde(m, published);
+  EXPECT_FALSE(p.changed());
+  ASSERT_EQ(p.unfixed.size(), 1u);
+  EXPECT_NE(p.unfixed[0].find("its lanes took the lock of the enclosing loop"), std::string::npos)
+      << p.unfixed[0];
+  EXPECT_NE(p.unfixed[0].find("atom.global.exch.b32"), std::string::npos) << p.unfixed[0];
 }
 
 TEST(Ssde, PtxasAcceptsEveryTransformedKernel) {
