@@ -71,6 +71,8 @@ struct Edits {
   std::map<int, std::vector<Instruction>> before_labels;  // placed before the labels at i
   std::map<int, std::vector<Instruction>> after_labels;   // placed after the labels at i
   std::map<int, std::string> new_labels;                  // label placed after the labels at i
+  // Labels inside after_labels[i]: (offset, name) is placed before its offset-th instruction.
+  std::map<int, std::vector<std::pair<size_t, std::string>>> inner_labels;
 };
 
 void rebuild(ptx::Function& f, const Edits& e) {
@@ -95,11 +97,18 @@ void rebuild(ptx::Function& f, const Edits& e) {
     }
     if (auto it = e.new_labels.find(i); it != e.new_labels.end())
       labels.push_back(ptx::Label{it->second, static_cast<int>(out.size())});
-    if (auto it = e.after_labels.find(i); it != e.after_labels.end())
-      for (Instruction in : it->second) {
+    if (auto it = e.after_labels.find(i); it != e.after_labels.end()) {
+      const auto inner = e.inner_labels.find(i);
+      for (size_t k = 0; k <= it->second.size(); ++k) {
+        if (inner != e.inner_labels.end())
+          for (const auto& [off, name] : inner->second)
+            if (off == k) labels.push_back(ptx::Label{name, static_cast<int>(out.size())});
+        if (k == it->second.size()) break;
+        Instruction in = it->second[k];
         in.loc = loc;
         out.push_back(std::move(in));
       }
+    }
     if (i < n) out.push_back(f.insts[static_cast<size_t>(i)]);
   }
   for (auto& s : f.scopes) {
@@ -362,6 +371,45 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
       sw_label = fmt::format("$L__ssde_sw{}", id);
       e.new_labels[at] = sw_label;
     }
+    // A switch block shared by several loops serves them in rounds (see below): their latches
+    // go to its join point, after the tests, instead of its top.
+    const bool rounds = loops.size() > 1;
+    // The loops whose threads hold a lock another loop of the group spins on: that loop's
+    // acquire (an atomic its exit reads, or nvcc's peeled first attempt of it) lies outside
+    // this loop and dominates its header, so every thread in it has taken that lock. Their latches
+    // keep going to the top of the switch, so they iterate until they are through, as the threads
+    // the others wait for (nested locks taken in program order: ATM, CP-DS).
+    std::set<int> holders;
+    if (rounds)
+      for (int lj : loops) {
+        const NodeId hj = a->loops.loop(lj).header;
+        for (int i = 0; i < static_cast<int>(f.insts.size()) && !holders.count(lj); ++i) {
+          if (f.insts[static_cast<size_t>(i)].opcode != Opcode::kAtom ||
+              !analysis::is_sync_write(f.insts[static_cast<size_t>(i)]))
+            continue;
+          const NodeId ib = cfg.node_of_inst(i);
+          if (a->loops.contains(lj, ib) || !a->fa.dom().dominates(ib, hj)) continue;
+          const Instruction& ai = f.insts[static_cast<size_t>(i)];
+          for (int li : loops)
+            if (li != lj)
+              for (int r : a->dl.verdicts()[static_cast<size_t>(li)].reads) {
+                // li's acquire: its own atomic, or the copy of it nvcc peels off before the
+                // loop (same operation at the same source position, call site included: the
+                // atomics of the CUDA headers share their line); not lj's own first attempt,
+                // which may alias li's lock through a shared array.
+                const Instruction& ar = f.insts[static_cast<size_t>(r)];
+                if (r == i ||
+                    (ar.opcode == Opcode::kAtom && ar.mods == ai.mods && ar.loc.line > 0 &&
+                     ar.loc == ai.loc && a->dl.alias().may_alias(r, i)))
+                  holders.insert(lj);
+              }
+        }
+      }
+    std::string join_label = sw_label;
+    if (rounds) {
+      join_label = fmt::format("$L__ssde_join{}", id);
+      while (f.label_index(join_label) >= 0) join_label += "_";
+    }
     const int c = add_reg(f, fmt::format("%ssde_c{}", id), ptx::DType::kB32);
     e.before_labels[0].insert(e.before_labels[0].begin(),
                               make(Opcode::kMov, {ptx::Mod::kU32}, {reg_op(c), imm_op(0)}));
@@ -370,6 +418,7 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
     for (int lid : loops) {
       ++k;
       const analysis::Loop& l = a->loops.loop(lid);
+      const std::string& back_to = holders.count(lid) ? sw_label : join_label;
       const std::string hl = header_label(l.header);
       const int p = add_reg(f, fmt::format("%ssde_p{}_{}", id, k), ptx::DType::kPred);
       tests.push_back(
@@ -402,10 +451,11 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
           Instruction guarded = set_c;
           guarded.guard = term.guard;
           e.after_labels[t].push_back(guarded);
-          term.operands[0].name = sw_label;
+          term.operands[0].name = back ? back_to : sw_label;
         } else {  // falls through into the header
           e.before_labels[t + 1].push_back(set_c);
-          e.before_labels[t + 1].push_back(make(Opcode::kBra, {}, {label_op(sw_label)}));
+          e.before_labels[t + 1].push_back(
+              make(Opcode::kBra, {}, {label_op(back ? back_to : sw_label)}));
         }
       }
       res.changes.push_back(SsdeChange{f.name, hl, sw_label, k});
@@ -420,6 +470,22 @@ bool transform_function(ptx::Function& f, const ptx::Module& m, const SsdeOption
     // nested locks taken in program order (atm, cp_ds), the later loop's threads hold the
     // locks the earlier loop's threads want, and tested first they can always release them.
     sw_code.insert(sw_code.end(), branches.rbegin(), branches.rend());
+    // Several loops: rounds. A group that took its branch runs one iteration of its loop and
+    // goes to the join point, which is that branch's reconvergence point, so every group of
+    // parked threads runs one iteration per round, and at the join every thread still
+    // iterating (case != 0) goes back to the tests together. Testing the cases in one fixed
+    // order and looping back to the top let the first group tested iterate for as long as it
+    // spun: a livelock when a later loop's threads wait for threads parked in an earlier loop
+    // (bh_sm: a parent cell's lane in the eighth child loop waits for a child cell's lane
+    // still in the third). Lock holders (above) still go back to the top: their warp-mates
+    // wait for them, and spinning for a lock they hold would only add contention.
+    if (rounds) {
+      e.inner_labels[at].emplace_back(sw_code.size(), join_label);
+      const int q = add_reg(f, fmt::format("%ssde_q{}", id), ptx::DType::kPred);
+      sw_code.push_back(
+          make(Opcode::kSetp, {ptx::Mod::kNe, ptx::Mod::kU32}, {reg_op(q), reg_op(c), imm_op(0)}));
+      sw_code.push_back(make(Opcode::kBra, {}, {label_op(sw_label)}, ptx::Guard{q, false}));
+    }
     code.insert(code.begin(), sw_code.begin(), sw_code.end());
   }
   res.switch_blocks += sw;

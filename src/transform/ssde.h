@@ -8,6 +8,8 @@
 // The switch tests the value, resets it to 0 and branches to the loop header; the default path
 // falls through to the code that followed the safe post-dominator. Threads that left the loop
 // and threads that iterate therefore meet at the switch block before the next iteration.
+// Loops that share a switch block are served in rounds: their latches go to a join point after
+// the tests, which sends every thread still iterating back to the tests together.
 //
 // Contract:
 //  - Output is a module that parses (it is printed and re-parsed, so the IR is canonical) and

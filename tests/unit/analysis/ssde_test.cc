@@ -112,6 +112,33 @@ TEST(Ssde, TreeBuildLockHeldAcrossTheLoopIsNotTransformed) {
   EXPECT_NE(p.unfixed[0].find("atom.global.exch.b32"), std::string::npos) << p.unfixed[0];
 }
 
+// Issue 50: loops that share a switch block are served in rounds. BH-SM's eight spin loops
+// (no thread holds a lock) all go back through the join point; in ATM the second lock loop's
+// threads hold the first lock (its peeled first CAS dominates the loop), so that loop keeps
+// going back to the top of the switch while the first loop goes round.
+TEST(Ssde, SharedSwitchBlocksServeTheirLoopsInRounds) {
+  auto latches_to = [](const std::string& text, const std::string& target) {
+    int n = 0;
+    for (size_t at = text.find("bra " + target + ";"); at != std::string::npos;
+         at = text.find("bra " + target + ";", at + 1))
+      ++n;
+    return n;
+  };
+  const std::string root = SIMTSYNC_SOURCE_DIR;
+  const SsdeResult bh = ssde(ptx::load_module_file(root + "/workloads/bh/bh_sm_mimd.ptx"));
+  ASSERT_EQ(bh.changes.size(), 8u);
+  const std::string bh_text = ptx::print_module(bh.module);
+  EXPECT_NE(bh_text.find("$L__ssde_join0:"), std::string::npos);
+  EXPECT_EQ(latches_to(bh_text, "$L__ssde_join0"), 8) << bh_text;
+  const SsdeResult atm = ssde(ptx::load_module_file(root + "/workloads/atm/atm_mimd.ptx"));
+  ASSERT_EQ(atm.changes.size(), 2u);
+  const std::string atm_text = ptx::print_module(atm.module);
+  EXPECT_EQ(latches_to(atm_text, "$L__ssde_join0"), 1) << atm_text;
+  // A switch block with one loop has no join point (naive_lock).
+  const SsdeResult one = ssde(ptx::load_module_file(root + "/workloads/naive_lock/naive_lock.ptx"));
+  EXPECT_EQ(ptx::print_module(one.module).find("ssde_join"), std::string::npos);
+}
+
 TEST(Ssde, PtxasAcceptsEveryTransformedKernel) {
   const char* ptxas = "/usr/local/cuda/bin/ptxas";
   if (!fs::exists(ptxas)) GTEST_SKIP() << "ptxas not installed";
