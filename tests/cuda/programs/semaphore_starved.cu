@@ -8,7 +8,7 @@
 // lock over and over while they wait. On the timing model's gtx480 it loses every race (every
 // spinner's period repeats exactly, and the word is taken again a few cycles after each
 // release): the watchdog names it (docs/timing-model.md, "Starvation at a compare-and-swap").
-// Arguments: CTAs (2), rounds (1), permits (1), back-off (0: none; 1: a waiting CTA pauses for
+// Arguments: CTAs (15), rounds (4), permits (1), back-off (0: none; 1: a waiting CTA pauses for
 // a time that grows with its CTA index and its failed tries after each one).
 #include "sample_helpers.h"
 
@@ -85,7 +85,7 @@ __global__ void users(int rounds, int backoff) {
 }
 
 int main(int argc, char** argv) {
-  const int ctas = argc > 1 ? atoi(argv[1]) : 2, rounds = argc > 2 ? atoi(argv[2]) : 1;
+  const int ctas = argc > 1 ? atoi(argv[1]) : 15, rounds = argc > 2 ? atoi(argv[2]) : 4;
   const unsigned permits = argc > 3 ? atoi(argv[3]) : 1;
   const int backoff = argc > 4 ? atoi(argv[4]) : 0;
   const unsigned count = permits + 1;
