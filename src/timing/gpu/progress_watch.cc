@@ -222,7 +222,13 @@ std::string ProgressWatch::check_cas_starvation(const Launch& l, Cycle now) cons
   int sm = -1;
   for (const auto& c : l.ctas)
     if (c.index == worst->cta) sm = c.sm;
-  const func::ExecInst* in = l.prog.at(worst->cas_pc);
+  // The compare-and-swap's PC as the watchdog's report writes PCs: function+offset (source).
+  const func::DecodedFunction* fn = nullptr;
+  const func::ExecInst* in = l.prog.at(worst->cas_pc, &fn);
+  const std::string where = in && fn ? fmt::format("PC {}+{:#x} ({})", fn->name,
+                                                   worst->cas_pc - fn->base_pc,
+                                                   l.prog.source_of(*in))
+                                     : fmt::format("PC {}", worst->cas_pc);
   auto list = [](const std::vector<int>& ctas, int skip) {
     std::string s;
     unsigned shown = 0;
@@ -249,7 +255,7 @@ std::string ProgressWatch::check_cas_starvation(const Launch& l, Cycle now) cons
       "in the spin loop breaks the pattern); watchdog.starvation_window = {} sets the window "
       "(0: off)",
       worst->cta, worst->warp_in_cta, sm, worst->cas_addr, now - wc->losing_since,
-      worst->cas_losses, in ? l.prog.source_of(*in) : fmt::format("pc {}", worst->cas_pc),
+      worst->cas_losses, where,
       wc->rival_wins, starvation_window_, list(recent, -1),
       starved.size() > 1
           ? fmt::format("; CTA(s) {} ({} starved CTAs in all) lost every one for at least {} "
