@@ -40,6 +40,7 @@ std::uint64_t ProgressWatch::memory_hash(const Launch& l) {
 std::string ProgressWatch::sample(Launch& l, Cycle now) {
   next_ = now + kSampleCycles;
   const bool cas_suspect = watch_cas(l, now);
+  cas_sampled_since_ = !cas_suspect ? 0 : cas_sampled_since_ ? cas_sampled_since_ : now;
   std::size_t live_warps = 0;
   for (const auto& w : l.warps) live_warps += live(w) ? 1 : 0;
   // Only completions start CTAs, so between completions the live count falls only by exits.
@@ -194,13 +195,21 @@ bool ProgressWatch::watch_cas(const Launch& l, Cycle now) {
           c.rivals.emplace_back(x.cta, now);
       }
     }
-    suspect |= c.losing_since < now;
+    // Half the window in, memory is sampled at every sample (not only every memory_interval_),
+    // so that "no new state" covers the rest of it; earlier, a warp that merely waits its turn
+    // at a busy lock would make every sample hash memory.
+    suspect |= starvation_window_ != 0 && now - c.losing_since >= starvation_window_ / 2 &&
+               c.rival_wins >= 2;
   }
   return suspect;
 }
 
 std::string ProgressWatch::check_cas_starvation(const Launch& l, Cycle now) const {
-  if (starvation_window_ == 0 || now - last_evidence_ < starvation_window_) return {};
+  // Memory sampled at every sample for the second half of the window, without a new state.
+  const Cycle half = starvation_window_ / 2;
+  if (starvation_window_ == 0 || cas_sampled_since_ == 0 || now - cas_sampled_since_ < half ||
+      now - last_evidence_ < half)
+    return {};
   const func::Warp* worst = nullptr;
   const CasWatch* wc = nullptr;
   std::vector<int> starved;  // CTAs with a starved warp
@@ -247,22 +256,20 @@ std::string ProgressWatch::check_cas_starvation(const Launch& l, Cycle now) cons
   return fmt::format(
       "starvation: CTA {} (warp {} on SM {}) lost every compare-and-swap on [{:#x}] for {} "
       "cycles ({} attempts in a row, at {}) while other CTAs took that word {} times (in the "
-      "last {} cycles CTA(s) {}){}; no CTA "
-      "completed, no warp exited and memory reached no state it had not held before, so "
-      "whatever it would release next (a lock, a semaphore's permit) the others wait for in "
-      "vain (the spin loops' timing repeats exactly and a rival reaches the word first each "
-      "time it is free: docs/timing-model.md, \"Starvation at a compare-and-swap\"; a back-off "
-      "in the spin loop breaks the pattern); watchdog.starvation_window = {} sets the window "
-      "(0: off)",
+      "last {} cycles CTA(s) {}){}; no CTA completed and no warp exited in that time and memory "
+      "reached no state it had not held before in the last {} cycles, so whatever it would "
+      "release next (a lock, a semaphore's permit) the others wait for in vain (the spin "
+      "loops' timing repeats exactly and a rival reaches the word first each time it is free: "
+      "docs/timing-model.md, \"Starvation at a compare-and-swap\"; a back-off in the spin loop "
+      "breaks the pattern); watchdog.starvation_window = {} sets the window (0: off)",
       worst->cta, worst->warp_in_cta, sm, worst->cas_addr, now - wc->losing_since,
-      worst->cas_losses, where,
-      wc->rival_wins, starvation_window_, list(recent, -1),
+      worst->cas_losses, where, wc->rival_wins, starvation_window_, list(recent, -1),
       starved.size() > 1
           ? fmt::format("; CTA(s) {} ({} starved CTAs in all) lost every one for at least {} "
                         "cycles too",
                         list(starved, worst->cta), starved.size(), starvation_window_)
-                         : std::string(),
-      starvation_window_);
+          : std::string(),
+      now - std::max(last_evidence_, cas_sampled_since_), starvation_window_);
 }
 
 }  // namespace simtsync::gpu

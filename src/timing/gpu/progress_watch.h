@@ -54,8 +54,8 @@ class ProgressWatch {
   std::string check_memory(Launch& l, Cycle now, bool due);
   std::string check_starvation(Launch& l, Cycle now);
   // Follows every warp's compare-and-swap wins and losses (func::Warp::cas_*) from the last
-  // sample; true when a warp has been losing since an earlier sample (memory is then sampled
-  // at every sample, so that "no new state" covers the whole window).
+  // sample; true when a warp has lost for half the starvation window while others took its
+  // word (memory is then sampled at every sample, so that "no new state" covers the rest).
   bool watch_cas(const Launch& l, Cycle now);
   std::string check_cas_starvation(const Launch& l, Cycle now) const;
   static std::uint64_t memory_hash(const Launch& l);
@@ -102,7 +102,7 @@ class ProgressWatch {
     }
   };
   std::unordered_map<int, CasWatch> cas_;
-  bool cas_suspect_ = false;
+  Cycle cas_sampled_since_ = 0;  // since when memory is sampled at every sample (0: it is not)
 };
 
 }  // namespace simtsync::gpu
