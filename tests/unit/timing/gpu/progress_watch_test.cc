@@ -131,7 +131,8 @@ func::LaunchResult run_cas_rivals(bool count) {
 }
 
 TEST(ProgressWatch, WarpThatLosesEveryCompareAndSwapIsNamed) {
-  // Before issue 50 only the cycle limit stopped this launch, naming nobody.
+  // Before issue 50 only the no-completion window (tiny: 1 M cycles) stopped this launch,
+  // naming nobody.
   const func::LaunchResult r = run_cas_rivals(/*count=*/false);
   ASSERT_FALSE(r.completed);
   EXPECT_NE(r.watchdog_reason.find("starvation: CTA 0 (warp 0 on SM "), std::string::npos)
