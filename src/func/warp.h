@@ -104,8 +104,8 @@ class Warp {
   std::uint64_t spin_epoch = ~std::uint64_t{0};
   bool cycling = false;
   // Starvation evidence (gpu::ProgressWatch): this warp's compare-and-swaps on global memory
-  // that swapped, those in a row since the last one that did not, and the word and instruction
-  // of the last one.
+  // that swapped, those that did not since the last one that did (in a row), and the word and
+  // instruction of the last one.
   std::uint64_t cas_wins = 0;
   std::uint64_t cas_losses = 0;
   Addr cas_addr = 0;

@@ -51,7 +51,15 @@ std::string ProgressWatch::sample(Launch& l, Cycle now) {
     states_.clear();
     seen_progress_ = ~std::uint64_t{0};  // the next memory sample is a fresh reference
     next_memory_ = now + memory_interval_;
-    for (auto& [id, c] : cas_) c.restart(c.wins, c.losses);  // losing from here on, if at all
+    // Losing from here on, if at all; the warps that are gone are forgotten.
+    std::unordered_map<int, CasWatch> kept;
+    for (const auto& w : l.warps) {
+      const auto it = cas_.find(w.global_id);
+      if (it == cas_.end() || !live(w)) continue;
+      it->second.restart(it->second.wins, it->second.losses);
+      kept.emplace(w.global_id, std::move(it->second));
+    }
+    cas_.swap(kept);
     return {};
   }
   std::string why = check_memory(l, now, (window_ != 0 && now >= next_memory_) || cas_suspect);
@@ -165,13 +173,17 @@ bool ProgressWatch::watch_cas(const Launch& l, Cycle now) {
   std::unordered_map<Addr, std::vector<Win>> wins;
   for (const auto& w : l.warps) {
     if (w.cas_wins == 0 && w.cas_losses == 0) continue;
+    if (!live(w)) {
+      cas_.erase(w.global_id);
+      continue;
+    }
     CasWatch& c = cas_[w.global_id];
     if (w.cas_wins != c.wins) {
       wins[w.cas_addr].push_back({w.cta, w.cas_wins - c.wins});
       c.restart(w.cas_wins, w.cas_losses);
       continue;
     }
-    if (!live(w) || w.cas_losses == c.losses) {
+    if (w.cas_losses == c.losses) {
       c.restart(c.wins, w.cas_losses);  // not trying now: not starving at a compare-and-swap
       continue;
     }
