@@ -40,7 +40,13 @@ std::uint64_t ProgressWatch::memory_hash(const Launch& l) {
 std::string ProgressWatch::sample(Launch& l, Cycle now) {
   next_ = now + kSampleCycles;
   const bool cas_suspect = watch_cas(l, now);
-  cas_sampled_since_ = !cas_suspect ? 0 : cas_sampled_since_ ? cas_sampled_since_ : now;
+  if (!cas_suspect) {
+    cas_sampled_since_ = 0;
+    cas_states_.clear();
+  } else {
+    if (cas_sampled_since_ == 0) cas_sampled_since_ = cas_new_state_ = now;
+    if (cas_states_.insert(l.gmem ? l.gmem->content_hash() : 0).second) cas_new_state_ = now;
+  }
   std::size_t live_warps = 0;
   for (const auto& w : l.warps) live_warps += live(w) ? 1 : 0;
   // Only completions start CTAs, so between completions the live count falls only by exits.
@@ -62,7 +68,7 @@ std::string ProgressWatch::sample(Launch& l, Cycle now) {
     cas_.swap(kept);
     return {};
   }
-  std::string why = check_memory(l, now, (window_ != 0 && now >= next_memory_) || cas_suspect);
+  std::string why = check_memory(l, now, window_ != 0 && now >= next_memory_);
   if (why.empty()) why = check_starvation(l, now);
   if (why.empty()) why = check_cas_starvation(l, now);
   return why;
@@ -217,11 +223,9 @@ bool ProgressWatch::watch_cas(const Launch& l, Cycle now) {
 }
 
 std::string ProgressWatch::check_cas_starvation(const Launch& l, Cycle now) const {
-  // Memory sampled at every sample for the second half of the window, without a new state.
+  // Global memory hashed at every sample for half the window without a new state.
   const Cycle half = starvation_window_ / 2;
-  if (starvation_window_ == 0 || cas_sampled_since_ == 0 || now - cas_sampled_since_ < half ||
-      now - last_evidence_ < half)
-    return {};
+  if (starvation_window_ == 0 || cas_sampled_since_ == 0 || now - cas_new_state_ < half) return {};
   const func::Warp* worst = nullptr;
   const CasWatch* wc = nullptr;
   std::vector<int> starved;  // CTAs with a starved warp
@@ -232,8 +236,7 @@ std::string ProgressWatch::check_cas_starvation(const Launch& l, Cycle now) cons
     // Its rivals took the word at least twice: it was free at times, and this warp never got it.
     if (c.losing_since == 0 || now - c.losing_since < starvation_window_ || c.rival_wins < 2)
       continue;
-    if (std::find(starved.begin(), starved.end(), w.cta) == starved.end())
-      starved.push_back(w.cta);
+    if (std::find(starved.begin(), starved.end(), w.cta) == starved.end()) starved.push_back(w.cta);
     if (!worst || c.losing_since < wc->losing_since) {
       worst = &w;
       wc = &c;
@@ -246,10 +249,10 @@ std::string ProgressWatch::check_cas_starvation(const Launch& l, Cycle now) cons
   // The compare-and-swap's PC as the watchdog's report writes PCs: function+offset (source).
   const func::DecodedFunction* fn = nullptr;
   const func::ExecInst* in = l.prog.at(worst->cas_pc, &fn);
-  const std::string where = in && fn ? fmt::format("PC {}+{:#x} ({})", fn->name,
-                                                   worst->cas_pc - fn->base_pc,
-                                                   l.prog.source_of(*in))
-                                     : fmt::format("PC {}", worst->cas_pc);
+  const std::string where = in && fn
+                                ? fmt::format("PC {}+{:#x} ({})", fn->name,
+                                              worst->cas_pc - fn->base_pc, l.prog.source_of(*in))
+                                : fmt::format("PC {}", worst->cas_pc);
   auto list = [](const std::vector<int>& ctas, int skip) {
     std::string s;
     unsigned shown = 0;
@@ -268,8 +271,8 @@ std::string ProgressWatch::check_cas_starvation(const Launch& l, Cycle now) cons
   return fmt::format(
       "starvation: CTA {} (warp {} on SM {}) lost every compare-and-swap on [{:#x}] for {} "
       "cycles ({} attempts in a row, at {}) while other CTAs took that word {} times (in the "
-      "last {} cycles CTA(s) {}){}; no CTA completed and no warp exited in that time and memory "
-      "reached no state it had not held before in the last {} cycles, so whatever it would "
+      "last {} cycles CTA(s) {}){}; no CTA completed and no warp exited in that time and global "
+      "memory reached no state it had not held before in the last {} cycles, so whatever it would "
       "release next (a lock, a semaphore's permit) the others wait for in vain (the spin "
       "loops' timing repeats exactly and a rival reaches the word first each time it is free: "
       "docs/timing-model.md, \"Starvation at a compare-and-swap\"; a back-off in the spin loop "
@@ -281,7 +284,7 @@ std::string ProgressWatch::check_cas_starvation(const Launch& l, Cycle now) cons
                         "cycles too",
                         list(starved, worst->cta), starved.size(), starvation_window_)
           : std::string(),
-      now - std::max(last_evidence_, cas_sampled_since_), starvation_window_);
+      now - cas_new_state_, starvation_window_);
 }
 
 }  // namespace simtsync::gpu

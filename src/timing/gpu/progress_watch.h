@@ -17,7 +17,8 @@
 //     spin loop or has not advanced at all (the issue scheduler never picks it);
 //   - starvation at a compare-and-swap: for watchdog.starvation_window cycles a warp lost every
 //     compare-and-swap it made on a global word while warps of other CTAs took that word at
-//     least twice, and no CTA completed, no warp exited and memory reached no new state (a CTA
+//     least twice, no CTA completed, no warp exited, and in the second half of the window
+//     global memory reached no state it had not held since that half began (a CTA
 //     that holds a semaphore's permit and needs the semaphore's lock to post it back, losing
 //     every race for the lock to the CTAs that spin on it: docs/timing-model.md).
 #pragma once
@@ -55,7 +56,7 @@ class ProgressWatch {
   std::string check_starvation(Launch& l, Cycle now);
   // Follows every warp's compare-and-swap wins and losses (func::Warp::cas_*) from the last
   // sample; true when a warp has lost for half the starvation window while others took its
-  // word (memory is then sampled at every sample, so that "no new state" covers the rest).
+  // word (global memory is then hashed at every sample, so that "no new state" covers the rest).
   bool watch_cas(const Launch& l, Cycle now);
   std::string check_cas_starvation(const Launch& l, Cycle now) const;
   static std::uint64_t memory_hash(const Launch& l);
@@ -102,7 +103,13 @@ class ProgressWatch {
     }
   };
   std::unordered_map<int, CasWatch> cas_;
-  Cycle cas_sampled_since_ = 0;  // since when memory is sampled at every sample (0: it is not)
+  // While a warp has lost for half the window: since when global memory is hashed at every
+  // sample (0: it is not), the hashes seen since then, and the last sample with a new one.
+  // Global memory only: the CTAs' shared-memory flags of a spin loop combine into new states
+  // for a long time while the global words repeat.
+  Cycle cas_sampled_since_ = 0;
+  std::unordered_set<std::uint64_t> cas_states_;
+  Cycle cas_new_state_ = 0;
 };
 
 }  // namespace simtsync::gpu

@@ -150,8 +150,7 @@ TEST(ProgressWatch, LosingWhileMemoryProgressesIsNotStarvation) {
   // limit stops it.
   const func::LaunchResult r = run_cas_rivals(/*count=*/true);
   ASSERT_FALSE(r.completed);
-  EXPECT_NE(r.watchdog_reason.find("watchdog.max_cycles"), std::string::npos)
-      << r.watchdog_reason;
+  EXPECT_NE(r.watchdog_reason.find("watchdog.max_cycles"), std::string::npos) << r.watchdog_reason;
 }
 
 TEST(ProgressWatch, MemoryHashSeesContentsNotWriteOrder) {
