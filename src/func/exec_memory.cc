@@ -408,6 +408,12 @@ void Executor::perform(Warp& w, MemAccess& acc) {
             } else {
               ok &= ~(LaneMask{1} << l);
             }
+            if (static_cast<Space>(acc.space[l]) == Space::kGlobal) {
+              w.cas_wins += swapped;
+              w.cas_losses = swapped ? 0 : w.cas_losses + 1;
+              w.cas_addr = acc.addr[l];
+              w.cas_pc = in.pc;
+            }
             if (in.lock_op == IntrinsicOp::kLock) {
               ++stats_.lock_requests;
               stats_.lock_acquired += swapped;

@@ -103,6 +103,13 @@ class Warp {
   Pc spin_pc = 0;
   std::uint64_t spin_epoch = ~std::uint64_t{0};
   bool cycling = false;
+  // Starvation evidence (gpu::ProgressWatch): this warp's compare-and-swaps on global memory
+  // that swapped, those that did not since the last one that did (in a row), and the word and
+  // instruction of the last one.
+  std::uint64_t cas_wins = 0;
+  std::uint64_t cas_losses = 0;
+  Addr cas_addr = 0;
+  Pc cas_pc = 0;
 
  private:
   void grow_local(std::uint64_t need);

@@ -39,6 +39,14 @@ std::uint64_t ProgressWatch::memory_hash(const Launch& l) {
 
 std::string ProgressWatch::sample(Launch& l, Cycle now) {
   next_ = now + kSampleCycles;
+  const bool cas_suspect = watch_cas(l, now);
+  if (!cas_suspect) {
+    cas_sampled_since_ = 0;
+    cas_states_.clear();
+  } else {
+    if (cas_sampled_since_ == 0) cas_sampled_since_ = cas_new_state_ = now;
+    if (cas_states_.insert(l.gmem ? l.gmem->content_hash() : 0).second) cas_new_state_ = now;
+  }
   std::size_t live_warps = 0;
   for (const auto& w : l.warps) live_warps += live(w) ? 1 : 0;
   // Only completions start CTAs, so between completions the live count falls only by exits.
@@ -49,16 +57,25 @@ std::string ProgressWatch::sample(Launch& l, Cycle now) {
     states_.clear();
     seen_progress_ = ~std::uint64_t{0};  // the next memory sample is a fresh reference
     next_memory_ = now + memory_interval_;
+    // Losing from here on, if at all; the warps that are gone are forgotten.
+    std::unordered_map<int, CasWatch> kept;
+    for (const auto& w : l.warps) {
+      const auto it = cas_.find(w.global_id);
+      if (it == cas_.end() || !live(w)) continue;
+      it->second.restart(it->second.wins, it->second.losses);
+      kept.emplace(w.global_id, std::move(it->second));
+    }
+    cas_.swap(kept);
     return {};
   }
-  std::string why = check_memory(l, now, now >= next_memory_);
+  std::string why = check_memory(l, now, window_ != 0 && now >= next_memory_);
   if (why.empty()) why = check_starvation(l, now);
+  if (why.empty()) why = check_cas_starvation(l, now);
   return why;
 }
 
 std::string ProgressWatch::check_memory(Launch& l, Cycle now, bool due) {
-  if (window_ == 0) return {};
-  const bool expiring = now - last_evidence_ > window_;
+  const bool expiring = window_ != 0 && now - last_evidence_ > window_;
   if (!due && !expiring) return {};
   next_memory_ = now + memory_interval_;
   // The functional progress counter moves on every memory value change (and exit, barrier
@@ -150,6 +167,124 @@ std::string ProgressWatch::check_starvation(Launch& l, Cycle now) {
       now - epoch, cycling, still,
       at_barrier ? fmt::format(", {} waiting at a barrier", at_barrier) : std::string(),
       scheduler_hint(l, is_still), starvation_window_);
+}
+
+bool ProgressWatch::watch_cas(const Launch& l, Cycle now) {
+  // Who took which word since the last sample (the word of a warp's last compare-and-swap: a
+  // warp that took one word and then tried another is counted on the second).
+  struct Win {
+    int cta;
+    std::uint64_t n;
+  };
+  std::unordered_map<Addr, std::vector<Win>> wins;
+  for (const auto& w : l.warps) {
+    if (w.cas_wins == 0 && w.cas_losses == 0) continue;
+    if (!live(w)) {
+      cas_.erase(w.global_id);
+      continue;
+    }
+    CasWatch& c = cas_[w.global_id];
+    if (w.cas_wins != c.wins) {
+      wins[w.cas_addr].push_back({w.cta, w.cas_wins - c.wins});
+      c.restart(w.cas_wins, w.cas_losses);
+      continue;
+    }
+    if (w.cas_losses == c.losses) {
+      c.restart(c.wins, w.cas_losses);  // not trying now: not starving at a compare-and-swap
+      continue;
+    }
+    if (c.losing_since == 0) c.losing_since = now;
+    c.losses = w.cas_losses;
+  }
+  bool suspect = false;
+  for (const auto& w : l.warps) {
+    const auto it = cas_.find(w.global_id);
+    if (it == cas_.end() || it->second.losing_since == 0) continue;
+    CasWatch& c = it->second;
+    if (const auto f = wins.find(w.cas_addr); f != wins.end()) {
+      for (const Win& x : f->second) {
+        if (x.cta == w.cta) continue;
+        c.rival_wins += x.n;
+        auto r = std::find_if(c.rivals.begin(), c.rivals.end(),
+                              [&](const auto& e) { return e.first == x.cta; });
+        if (r != c.rivals.end())
+          r->second = now;
+        else if (c.rivals.size() < kMaxRivals)
+          c.rivals.emplace_back(x.cta, now);
+      }
+    }
+    // Half the window in, memory is sampled at every sample (not only every memory_interval_),
+    // so that "no new state" covers the rest of it; earlier, a warp that merely waits its turn
+    // at a busy lock would make every sample hash memory.
+    suspect |= starvation_window_ != 0 && now - c.losing_since >= starvation_window_ / 2 &&
+               c.rival_wins >= 2;
+  }
+  return suspect;
+}
+
+std::string ProgressWatch::check_cas_starvation(const Launch& l, Cycle now) const {
+  // Global memory hashed at every sample for half the window without a new state.
+  const Cycle half = starvation_window_ / 2;
+  if (starvation_window_ == 0 || cas_sampled_since_ == 0 || now - cas_new_state_ < half) return {};
+  const func::Warp* worst = nullptr;
+  const CasWatch* wc = nullptr;
+  std::vector<int> starved;  // CTAs with a starved warp
+  for (const auto& w : l.warps) {
+    const auto it = cas_.find(w.global_id);
+    if (it == cas_.end() || !live(w)) continue;
+    const CasWatch& c = it->second;
+    // Its rivals took the word at least twice: it was free at times, and this warp never got it.
+    if (c.losing_since == 0 || now - c.losing_since < starvation_window_ || c.rival_wins < 2)
+      continue;
+    if (std::find(starved.begin(), starved.end(), w.cta) == starved.end()) starved.push_back(w.cta);
+    if (!worst || c.losing_since < wc->losing_since) {
+      worst = &w;
+      wc = &c;
+    }
+  }
+  if (!worst) return {};
+  int sm = -1;
+  for (const auto& c : l.ctas)
+    if (c.index == worst->cta) sm = c.sm;
+  // The compare-and-swap's PC as the watchdog's report writes PCs: function+offset (source).
+  const func::DecodedFunction* fn = nullptr;
+  const func::ExecInst* in = l.prog.at(worst->cas_pc, &fn);
+  const std::string where = in && fn
+                                ? fmt::format("PC {}+{:#x} ({})", fn->name,
+                                              worst->cas_pc - fn->base_pc, l.prog.source_of(*in))
+                                : fmt::format("PC {}", worst->cas_pc);
+  auto list = [](const std::vector<int>& ctas, int skip) {
+    std::string s;
+    unsigned shown = 0;
+    for (int c : ctas) {
+      if (c == skip) continue;
+      if (++shown > 8) return s + ", ...";
+      s += fmt::format("{}{}", s.empty() ? "" : ", ", c);
+    }
+    return s;
+  };
+  std::sort(starved.begin(), starved.end());
+  std::vector<int> recent;  // rivals that took the word within the window
+  for (const auto& [c, at] : wc->rivals)
+    if (now - at < starvation_window_) recent.push_back(c);
+  std::sort(recent.begin(), recent.end());
+  return fmt::format(
+      "starvation: CTA {} (warp {} on SM {}) lost every compare-and-swap on [{:#x}] for {} "
+      "cycles ({} attempts in a row, at {}) while other CTAs took that word {} times (in the "
+      "last {} cycles CTA(s) {}){}; no CTA completed and no warp exited in that time and global "
+      "memory reached no state it had not held before in the last {} cycles, so whatever it would "
+      "release next (a lock, a semaphore's permit) the others wait for in vain (the spin "
+      "loops' timing repeats exactly and a rival reaches the word first each time it is free: "
+      "docs/timing-model.md, \"Starvation at a compare-and-swap\"; a back-off in the spin loop "
+      "breaks the pattern); watchdog.starvation_window = {} sets the window (0: off)",
+      worst->cta, worst->warp_in_cta, sm, worst->cas_addr, now - wc->losing_since,
+      worst->cas_losses, where, wc->rival_wins, starvation_window_, list(recent, -1),
+      starved.size() > 1
+          ? fmt::format("; CTA(s) {} ({} starved CTAs in all) lost every one for at least {} "
+                        "cycles too",
+                        list(starved, worst->cta), starved.size(), starvation_window_)
+          : std::string(),
+      now - cas_new_state_, starvation_window_);
 }
 
 }  // namespace simtsync::gpu

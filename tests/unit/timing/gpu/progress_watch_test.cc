@@ -1,5 +1,6 @@
 // The timing watchdog's evidence of progress (issue 23, timing/gpu/progress_watch.h): a slow
-// but progressing lock hand-off is not a livelock, a starved lock holder is one (suspected),
+// but progressing lock hand-off is not a livelock, a starved lock holder is one (suspected), a
+// warp that loses every compare-and-swap on a word other CTAs keep taking is named (issue 50),
 // and the memory hash it samples sees contents, not the order of writes.
 #include "timing/gpu/progress_watch.h"
 
@@ -12,6 +13,8 @@
 #include "func/device.h"
 #include "func/global_memory.h"
 #include "gpu/ht_run.h"
+#include "ptx/parser.h"
+#include "sim/simulator.h"
 #include "timing/gpu/timing_gpu.h"
 
 namespace simtsync::gpu {
@@ -77,6 +80,77 @@ TEST(ProgressWatch, RotatingSchedulerPriorityLetsTheHolderIn) {
   // The same run with the default rotating priority: the holder issues and the run validates.
   const func::LaunchResult r = lane_per_cycle_ht("rotate");
   EXPECT_TRUE(r.completed) << r.watchdog_reason;
+}
+
+// Thread 0 of CTA 0 retries a compare-and-swap on word 0 that never swaps (it expects 5; the
+// word only holds 0 and 1); thread 0 of CTA 1 takes and frees the word forever (compare-and-
+// swap 0 -> 1, then 1 -> 0), and with `count` also adds 1 to word 1 each time (memory then
+// reaches a new state at every sample: progress).
+std::string cas_rivals_ptx(bool count) {
+  return std::string(".version 9.0\n.target sm_75\n.address_size 64\n") + R"(
+.visible .entry k(.param .u64 p)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<4>;
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %tid.x;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra $DONE;
+  setp.eq.u32 %p2, %r1, 0;
+  @%p2 bra $LOSER;
+$TAKER:
+  atom.global.cas.b32 %r3, [%rd1], 0, 1;
+  atom.global.cas.b32 %r3, [%rd1], 1, 0;
+)" + (count ? "  atom.global.add.u32 %r5, [%rd1+4], 1;\n" : "") +
+         R"(  bra.uni $TAKER;
+$LOSER:
+  atom.global.cas.b32 %r4, [%rd1], 5, 6;
+  setp.ne.u32 %p3, %r4, 5;
+  @%p3 bra $LOSER;
+$DONE:
+  ret;
+}
+)";
+}
+
+func::LaunchResult run_cas_rivals(bool count) {
+  sim::SimOptions o;
+  o.mode = "timing";
+  o.config = "tiny";
+  o.sets = {{"watchdog.progress_seconds", "0"},
+            {"compile.registers_per_thread", "16"},
+            {"watchdog.starvation_window", "200000"},
+            {"watchdog.max_cycles", "3000000"}};
+  sim::Simulator s(o);
+  func::Device& dev = s.device();
+  const Addr buf = dev.upload(std::vector<std::uint32_t>(4, 0));
+  const int m = dev.load_module(ptx::parse_module(cas_rivals_ptx(count), "cas_rivals.ptx"));
+  return dev.launch(m, "k", {2, 1, 1}, {32, 1, 1}, func::KernelArgs().add(buf));
+}
+
+TEST(ProgressWatch, WarpThatLosesEveryCompareAndSwapIsNamed) {
+  // Before issue 50 only the no-completion window (tiny: 1 M cycles) stopped this launch,
+  // naming nobody.
+  const func::LaunchResult r = run_cas_rivals(/*count=*/false);
+  ASSERT_FALSE(r.completed);
+  EXPECT_NE(r.watchdog_reason.find("starvation: CTA 0 (warp 0 on SM "), std::string::npos)
+      << r.watchdog_reason;
+  EXPECT_NE(r.watchdog_reason.find("lost every compare-and-swap on [0x"), std::string::npos);
+  EXPECT_NE(r.watchdog_reason.find("cas_rivals.ptx:"), std::string::npos) << r.watchdog_reason;
+  EXPECT_NE(r.watchdog_reason.find("(in the last 200000 cycles CTA(s) 1)"), std::string::npos)
+      << r.watchdog_reason;
+  EXPECT_EQ(r.watchdog_reason.find("starved CTAs in all"), std::string::npos);  // only CTA 0
+  EXPECT_LT(r.cycles, 1'000'000u);  // the window and a few samples
+}
+
+TEST(ProgressWatch, LosingWhileMemoryProgressesIsNotStarvation) {
+  // The same with a counter the taker advances: memory reaches new states, so only the cycle
+  // limit stops it.
+  const func::LaunchResult r = run_cas_rivals(/*count=*/true);
+  ASSERT_FALSE(r.completed);
+  EXPECT_NE(r.watchdog_reason.find("watchdog.max_cycles"), std::string::npos) << r.watchdog_reason;
 }
 
 TEST(ProgressWatch, MemoryHashSeesContentsNotWriteOrder) {
