@@ -35,9 +35,10 @@
 //    with work their warp-mates wait for is left unchanged and listed in `unfixed` with the
 //    reason: the safe post-dominator lies after an enclosing loop whose exit reads what the
 //    parked lanes may still write in it (a lock held across the loop), or a warp-synchronous
-//    instruction lies between the loop's exits and the switch block. A transform that leaves
-//    irreducible control flow the input did not have is listed too (the re-analysis sees only
-//    natural loops).
+//    instruction lies between the loop's exits and the switch block. A function whose transform
+//    would leave a loop that reads memory entered other than through its header (the
+//    re-analysis and these checks see natural loops only) is left unchanged, its flagged loops
+//    listed.
 #pragma once
 
 #include <map>
