@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 namespace simtsync::analysis {
 namespace {
@@ -89,11 +90,20 @@ bool is_sync_read(const ptx::Instruction& in) {
 
 namespace {
 
-// The immediate value operand of an atom (operand 2; cas has two), if it is one.
-const Operand* atom_immediate(const ptx::Instruction& in) {
-  if (in.opcode != Opcode::kAtom || in.operands.size() != 3) return nullptr;
+// The immediate value operand of an atom (operand 2; cas has two) masked to the operation's
+// width, with the mask; nullopt when the value is not an immediate or the type is a float.
+struct AtomImmediate {
+  std::uint64_t value, ones;
+  ptx::Mod op;
+};
+std::optional<AtomImmediate> atom_immediate(const ptx::Instruction& in) {
+  if (in.opcode != Opcode::kAtom || in.operands.size() != 3) return std::nullopt;
   const Operand& v = in.operands[2];
-  return v.kind == Operand::Kind::kImmInt ? &v : nullptr;
+  const ptx::InstAttrs a = in.attrs();
+  if (v.kind != Operand::Kind::kImmInt || !a.op || ptx::dtype_is_float(a.type)) return std::nullopt;
+  const unsigned bits = 8 * ptx::dtype_bytes(a.type);
+  const std::uint64_t ones = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  return AtomImmediate{static_cast<std::uint64_t>(v.imm) & ones, ones, *a.op};
 }
 
 }  // namespace
@@ -101,34 +111,22 @@ const Operand* atom_immediate(const ptx::Instruction& in) {
 bool is_sync_write(const ptx::Instruction& in) {
   const MemAccess m = memory(in);
   if (!m.write || !is_sync_space(m.space)) return false;
-  if (const Operand* v = atom_immediate(in)) {
-    const ptx::InstAttrs a = in.attrs();
-    const unsigned bits = 8 * ptx::dtype_bytes(a.type);
-    const std::uint64_t ones = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-    const std::uint64_t x = static_cast<std::uint64_t>(v->imm) & ones;
-    if (a.op && !ptx::dtype_is_float(a.type)) {
-      if ((*a.op == ptx::Mod::kAddOp || *a.op == ptx::Mod::kOrOp || *a.op == ptx::Mod::kXorOp) &&
-          x == 0)
-        return false;
-      if (*a.op == ptx::Mod::kAndOp && x == ones) return false;
-    }
+  if (const auto k = atom_immediate(in)) {
+    if ((k->op == ptx::Mod::kAddOp || k->op == ptx::Mod::kOrOp || k->op == ptx::Mod::kXorOp) &&
+        k->value == 0)
+      return false;
+    if (k->op == ptx::Mod::kAndOp && k->value == k->ones) return false;
   }
   return true;
 }
 
 bool is_self_advancing(const ptx::Instruction& in) {
-  const Operand* v = atom_immediate(in);
-  if (v == nullptr) return false;
-  const ptx::InstAttrs a = in.attrs();
-  if (!a.op || ptx::dtype_is_float(a.type) || !is_sync_space(memory(in).space)) return false;
-  const unsigned bits = 8 * ptx::dtype_bytes(a.type);
-  const std::uint64_t ones = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-  const std::uint64_t x = static_cast<std::uint64_t>(v->imm) & ones;
-  if (*a.op == ptx::Mod::kAddOp) return x != 0;
-  // inc: old >= b ? 0 : old + 1; dec: old == 0 || old > b ? b : old - 1. Both change the
-  // location whenever b > 0.
-  if (*a.op == ptx::Mod::kIncOp || *a.op == ptx::Mod::kDecOp) return x != 0;
-  return false;
+  const auto k = atom_immediate(in);
+  if (!k || !is_sync_space(memory(in).space)) return false;
+  // add: any non-zero constant. inc: old >= b ? 0 : old + 1; dec: old == 0 || old > b ? b :
+  // old - 1: both change the location whenever b > 0.
+  return (k->op == ptx::Mod::kAddOp || k->op == ptx::Mod::kIncOp || k->op == ptx::Mod::kDecOp) &&
+         k->value != 0;
 }
 
 bool is_warp_sync(const ptx::Instruction& in) {
