@@ -57,9 +57,11 @@ SEED_INPUTS = {
 }
 # mem.l2.set_index=global reproduces the recording (made before the L2 set index fix, 2026-11-29).
 # mem.atomic.l2_access=false: recorded before atomics waited the L2 access latency (2026-11-29);
-# mem.const_cache.kernel_params=resident: before kernel parameters went through the constant cache.
+# mem.const_cache.kernel_params=resident: before kernel parameters went through the constant cache;
+# sm.icache.wait_for_fill=false: before a missed I-cache line made other warps wait for its fill.
 COMMON = ["mem.l2.set_index=global", "mem.l2.keep_across_launches=false",
           "mem.atomic.l2_access=false", "mem.const_cache.kernel_params=resident",
+          "sm.icache.wait_for_fill=false",
           "watchdog.no_completion_window=0",
           "watchdog.max_cycles=50000000"]
 FIELDS = ["part", "kernel", "variant", "workload", "size", "cycles", "norm_cycles", "instructions",

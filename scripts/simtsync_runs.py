@@ -12,10 +12,12 @@ import tempfile
 # The model the recorded experiments ran (pinned so their numbers reproduce): the L2's set index
 # and launches before 2026-11-29, atomics without the L2 access latency, gtx480's front end
 # and arithmetic latencies before 3f36d59 (fx5800's own values already), and kernel parameters
-# always resident (before they went through the constant cache).
+# always resident (before they went through the constant cache), and I-cache lines usable from
+# their miss on (before other warps waited for the fill, 2026-11-30).
 OLD_MODEL = ["mem.l2.set_index=global", "mem.l2.keep_across_launches=false",
              "mem.atomic.l2_access=false", "sm.fetch_decode=1", "sm.latency.int=4",
-             "sm.latency.fp=4", "sm.latency.imul=5", "mem.const_cache.kernel_params=resident"]
+             "sm.latency.fp=4", "sm.latency.imul=5", "mem.const_cache.kernel_params=resident",
+             "sm.icache.wait_for_fill=false"]
 
 
 def run_point(simtsync, workload, config, size, sets, mode="timing"):

@@ -87,7 +87,14 @@ void add_icache(Schema& s) {
       .add_bool("sm.icache.perfect", false,
                 "Every fetch hits: no I-cache misses, fill requests or fill stalls, under "
                 "either mem.model (to isolate front-end effects)",
-                "experiment switch");
+                "experiment switch")
+      .add_bool("sm.icache.wait_for_fill", true,
+                "A line that missed is usable only once its fill is back: other warps fetching "
+                "it meanwhile wait for the same fill (false: the line is usable from the miss "
+                "on, so only the warp that missed waits; the model before 2026-11-30, which "
+                "recorded experiments pin)",
+                "a cache line holds no instructions before its fill arrives (GPGPU-Sim 4.2 "
+                "read_only_cache: an access to a line in the MSHR waits for it)");
 }
 
 void add_units(Schema& s) {

@@ -12,11 +12,12 @@ simtsync_e2e(watchdog_slow_progress 0 "VALIDATED" ${exe} run ht --size test
 # entry) is a suspected livelock by starvation, well before the window. (With the default
 # rotating priority the same run validates in 8,603 cycles.) The scenario needs the front end and
 # latencies it was built on: one instruction decoded per fetch, 4-cycle ALU, atomics without the
-# L2 access latency, resident kernel parameters (with gtx480's current ones the holder gets a slot and the run validates).
+# L2 access latency, resident kernel parameters, I-cache lines usable from their miss on (with
+# gtx480's current ones the holder gets a slot and the run validates).
 simtsync_e2e(watchdog_starved_holder 3 "stopped: suspected livelock \\(starvation\\).*watchdog.starvation_window"
              ${exe} run ht --size test --set sm.fetch_decode=1 --set sm.latency.int=4
              --set sm.latency.fp=4 --set sm.latency.imul=5 --set mem.atomic.l2_access=false
-             --set mem.const_cache.kernel_params=resident
+             --set mem.const_cache.kernel_params=resident --set sm.icache.wait_for_fill=false
              --set gpu.warp_size=7 --set sm.max_threads=336
              --set sm.simd_width=1 --set sm.warp_scheduler.impl=gto
              --set sm.warp_scheduler.rotation_period=0 --set sm.scheduler_priority=fixed)

@@ -112,6 +112,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   // Honoured by the I-cache itself, so it holds under both memory models (with the hierarchy a
   // miss fills from L2 and never reads the miss latency).
   s.icache_perfect = c.get_bool("sm.icache.perfect");
+  s.icache_wait_for_fill = c.get_bool("sm.icache.wait_for_fill");
   using sm::OpClass;
   using sm::UnitKind;
   s.units[static_cast<int>(UnitKind::kSp)] = u("sm.units.sp");

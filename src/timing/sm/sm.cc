@@ -12,7 +12,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
       p_(p),
       ex_(ex),
       port_(port),
-      icache_(p.icache_bytes, p.icache_line, p.icache_assoc, p.icache_perfect),
+      icache_(p.icache_bytes, p.icache_line, p.icache_assoc, p.icache_perfect, p.icache_wait_for_fill),
       shared_(mem::SharedMemParams{p.shared_banks, p.shared_bank_bytes, p.shared_latency,
                                    p.shared_lock_bits}),
       lock_bits_(std::max(1u, p.shared_lock_bits), 0) {
@@ -282,6 +282,7 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
   ldst_refused_ = false;
   if (r.space == mem::ReqSpace::kInst) {
     std::erase(ifill_inflight_, r.first_address);
+    icache_.filled(r.first_address, now);
     for (auto& ws : slots_)
       if (ws.warp && ws.fetch_ready == kWaitFill && ws.ifill_line == r.first_address)
         ws.fetch_ready = now;

@@ -32,18 +32,22 @@ bool Sm::fetch(Cycle now) {
     }
     ++fetched;
     fetch_policy_->fetched(si, now);
-    if (!icache_.access(ws.fetch_pc, now)) {
+    const ICacheLookup look = icache_.access(
+        ws.fetch_pc, now, p_.icache_fill_from_memory ? kWaitFill : now + p_.icache_miss_latency);
+    if (!look.hit) {
       if (p_.icache_fill_from_memory) {
-        // The line comes from L2 through the memory port; the warp waits for the response.
+        // The line comes from L2 through the memory port; the warp waits for the response (a
+        // pending hit waits for the fill already asked for).
         const Addr line = ws.fetch_pc / p_.icache_line * p_.icache_line;
         ws.fetch_ready = kWaitFill;
         ws.ifill_line = line;
-        if (std::find(ifill_queue_.begin(), ifill_queue_.end(), line) == ifill_queue_.end() &&
+        if (look.new_miss &&
+            std::find(ifill_queue_.begin(), ifill_queue_.end(), line) == ifill_queue_.end() &&
             std::find(ifill_inflight_.begin(), ifill_inflight_.end(), line) ==
                 ifill_inflight_.end())
           ifill_queue_.push_back(line);
       } else {
-        ws.fetch_ready = now + p_.icache_miss_latency;
+        ws.fetch_ready = look.ready;
         note_ready(ws.fetch_ready);
       }
       ++stats_.icache_stall_cycles;

@@ -46,6 +46,8 @@ struct SmParams {
   unsigned icache_bytes = 8192, icache_line = 128, icache_assoc = 4;
   unsigned icache_hit_latency = 1, icache_miss_latency = 100;
   bool icache_perfect = false;           // sm.icache.perfect: every fetch hits, no misses or fills
+  bool icache_wait_for_fill = true;      // sm.icache.wait_for_fill: a missed line is usable once
+                                         // its fill is back (false: from the miss on)
   bool icache_fill_from_memory = false;  // misses fill through the memory port (from L2)
                                          // instead of after icache_miss_latency
   // Units (sm.units.*)

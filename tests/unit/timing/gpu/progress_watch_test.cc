@@ -44,8 +44,8 @@ TEST(ProgressWatch, SlowLockHandOffsAreProgressNotLivelock) {
 // 7-thread warps issuing one lane a cycle under strict GTO on the GTX480, 64 buckets, with the
 // given scheduler priority. The starvation needs the front end and latencies the scenario was
 // built on (one instruction decoded per fetch, 4-cycle ALU, atomics without the L2 access
-// latency, resident kernel parameters); with gtx480's current ones the holder gets an LD/ST
-// slot and the run completes.
+// latency, resident kernel parameters, I-cache lines usable from their miss on); with gtx480's
+// current ones the holder gets an LD/ST slot and the run completes.
 func::LaunchResult lane_per_cycle_ht(const std::string& priority) {
   return ht_result(params("gtx480", {{"sm.fetch_decode", "1"},
                                      {"sm.latency.int", "4"},
@@ -53,6 +53,7 @@ func::LaunchResult lane_per_cycle_ht(const std::string& priority) {
                                      {"sm.latency.imul", "5"},
                                      {"mem.atomic.l2_access", "false"},
                                      {"mem.const_cache.kernel_params", "resident"},
+                                     {"sm.icache.wait_for_fill", "false"},
                                      {"gpu.warp_size", "7"},
                                      {"sm.max_threads", "336"},
                                      {"sm.simd_width", "1"},
