@@ -233,6 +233,15 @@ void add_hierarchy(Schema& s) {
                std::string(kGtx480Cfg) + " dl1 ...,8 (miss queue)")
       .add_bool("mem.l1.fill_whole_line", true, "An L1 miss fetches the whole 128-byte line",
                 "Fermi L1 caches 128-byte lines (CUDA C Programming Guide, cc 2.x)")
+      .add_choice("mem.l1.write_policy", "evict", {"evict", "through"},
+                  "A global store: evict = the line leaves L1 and the store is visible at L2 "
+                  "(Fermi); through = a store that hits every sector of a line with no fill in "
+                  "flight keeps the line and is visible from the cycle L1 takes it, so this "
+                  "SM's later hits read it; other stores as evict (no allocation on a write "
+                  "miss)",
+                  "Fermi's L1 is write-evict for global stores (CUDA C Programming Guide 4.2, "
+                  "F.4.2); Volta's is write-through (Jia et al. 2018; GPGPU-Sim SM7_QV100 dl1 "
+                  "L:T:m:L:L)")
       .add_int("mem.const_cache.size_bytes", 8192, 128, 1 << 26, "Constant cache per SM",
                "seed 004 Table 6.1 (8KB); GPGPU-Sim SM2_GTX480 -gpgpu_const_cache:l1 64:64:2")
       .add_int("mem.const_cache.latency", 8, 1, 100000, "Constant-cache hit latency", "estimate")

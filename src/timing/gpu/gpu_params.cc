@@ -154,6 +154,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   h.l1.mshr_merge = u("mem.l1.mshr_merge");
   h.l1.miss_queue = u("mem.l1.miss_queue");
   h.l1.fill_whole_line = c.get_bool("mem.l1.fill_whole_line");
+  h.l1.write_through = c.get_string("mem.l1.write_policy") == "through";
   h.l1.fermi_hash_sets = c.get_string("mem.l1.set_index") == "fermi_hash";
   h.l1.const_bytes = u("mem.const_cache.size_bytes");
   h.l1.const_latency = u("mem.const_cache.latency");

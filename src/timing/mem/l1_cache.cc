@@ -18,6 +18,27 @@ L1Cache::L1Cache(const L1Params& p, const CacheGeometry& geo, unsigned latency, 
 
 L1Outcome L1Cache::access(const Packet& p, Cycle now) {
   auto count_kind = [&] { stats_.count(p.kind); };
+  if (p_.write_through && p_.enabled && !p_.perfect && !p.bypass_l1 &&
+      p.kind == PacketKind::kStore) {
+    // Write-through: a store that hits every sector it writes, with no fill of the line in
+    // flight (whose loads came first and read at L2), updates the line, which stays: the
+    // store is visible from now on, so this SM's later hits read it, and goes on to L2
+    // already performed. The memory is one copy, so other SMs see it now too, one
+    // interconnect traversal before it reaches L2 (docs/memory-model.md).
+    if ((p.sectors & ~tags_.probe(p.line, true)) == 0 && !mshr_.pending(p.line)) {
+      if (miss_q_.full()) {
+        ++stats_.reservation_failures;
+        return L1Outcome::kRetry;
+      }
+      perf_.perform(p);
+      Packet w = p;
+      w.performed = true;
+      miss_q_.try_push(w);
+      count_kind();
+      ++stats_.hits;
+      return L1Outcome::kBypass;
+    }
+  }
   if (p.bypass_l1 || p.kind != PacketKind::kLoad || !p_.enabled) {
     if (!miss_q_.try_push(p)) {
       ++stats_.reservation_failures;

@@ -60,7 +60,7 @@ bool L2Slice::access(const Packet& p, std::uint64_t now) {
       for (Packet& q : *w) read_before_write(perf_, q, stats_);
     for (Packet& q : ready_)
       if (q.line == line) read_before_write(perf_, q, stats_);
-    perf_.perform(p);  // visible from now on
+    if (!p.performed) perf_.perform(p);  // visible from now on (a write-through L1 hit already is)
     Packet ack = p;
     ack.level = 1;
     replies_.try_push(ack, now + p_.latency);

@@ -24,6 +24,7 @@ struct L1Params {                // mem.l1.* (one per SM)
   unsigned mshr_merge = 8;       // mem.l1.mshr_merge: requests one MSHR entry can hold
   unsigned miss_queue = 8;       // mem.l1.miss_queue: misses waiting to enter the interconnect
   bool fill_whole_line = true;   // mem.l1.fill_whole_line: a miss fetches every sector
+  bool write_through = false;    // mem.l1.write_policy: through (a write hit keeps the line)
   bool fermi_hash_sets = false;  // mem.l1.set_index: fermi_hash (else linear)
   unsigned const_bytes = 8192;   // mem.const_cache.bytes (per SM)
   unsigned const_latency = 8;    // mem.const_cache.latency

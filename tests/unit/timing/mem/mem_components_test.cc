@@ -184,6 +184,55 @@ TEST(L1Cache, StoresAtomicsAndVolatileLoadsBypass) {
   EXPECT_TRUE(perf.order.empty());  // nothing performed at L1
 }
 
+// mem.l1.write_policy: through (Volta): a store that hits the line keeps it and is performed
+// when the L1 takes it, so the SM's next load of the line hits and reads it; it goes on to L2
+// marked performed (L2 does not write it again).
+TEST(L1Cache, AWriteThroughHitKeepsTheLineAndIsVisibleAtOnce) {
+  RecordPerform perf;
+  L1Params lp;
+  lp.write_through = true;
+  L1Cache c(lp, CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
+  EXPECT_EQ(c.access(load(0, 1, 1), 0), L1Outcome::kMiss);
+  Packet down = c.front_miss();
+  c.pop_miss();
+  std::vector<Packet> done;
+  c.fill(down, done);
+  Packet st = load(0, 2, 2);
+  st.kind = PacketKind::kStore;
+  EXPECT_EQ(c.access(st, 10), L1Outcome::kBypass);
+  EXPECT_EQ(perf.order, (std::vector<std::uint32_t>{2}));  // performed at the L1
+  ASSERT_TRUE(c.has_miss());
+  EXPECT_TRUE(c.front_miss().performed);
+  c.pop_miss();
+  EXPECT_EQ(c.access(load(0, 2, 3), 11), L1Outcome::kHit);  // the line stayed
+  EXPECT_EQ(perf.order, (std::vector<std::uint32_t>{2, 3}));
+}
+
+// A write-through store that misses, or whose line has a fill in flight, is a Fermi store: it
+// evicts the line and is performed at L2, after the loads that came first.
+TEST(L1Cache, AWriteThroughMissOrPendingFillEvictsAsFermiDoes) {
+  RecordPerform perf;
+  L1Params lp;
+  lp.write_through = true;
+  L1Cache c(lp, CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
+  Packet st = load(256, 1, 1);
+  st.kind = PacketKind::kStore;
+  EXPECT_EQ(c.access(st, 0), L1Outcome::kBypass);
+  EXPECT_TRUE(perf.order.empty());  // absent line: performed at L2
+  EXPECT_FALSE(c.front_miss().performed);
+  c.pop_miss();
+  EXPECT_EQ(c.access(load(0, 1, 2), 1), L1Outcome::kMiss);
+  Packet st2 = load(0, 1, 3);
+  st2.kind = PacketKind::kStore;
+  EXPECT_EQ(c.access(st2, 2), L1Outcome::kBypass);
+  EXPECT_TRUE(perf.order.empty());  // the fill's load reads at L2, before the store
+  Packet fill = c.front_miss();
+  c.pop_miss();
+  std::vector<Packet> done;
+  c.fill(fill, done);
+  EXPECT_EQ(c.access(load(0, 1, 4), 50), L1Outcome::kMiss);  // evicted: the stale fill did not install
+}
+
 // --- interconnect -------------------------------------------------------------------------------
 
 TEST(Crossbar, LatencyIsFlitsPlusWireAndFullOutputsPushBack) {
