@@ -160,19 +160,22 @@ def simd_ratio(w):
 DDOS = "ddos_sensitivity/metrics.csv"
 
 
-def ddos_rate(policy, which):
+DDOS_PAPER = "ddos_sensitivity_paper/metrics.csv"
+
+
+def ddos_rate(policy, which, path=DDOS):
     """Table I's averages as ddos_sensitivity's README takes them: TSDR over the workloads
     with an annotated SIB pair (sibs > 0), FSDR over those with a non-annotated backward
     branch (fsdr recorded; gaussian and srad execute none), each workload's rate weighted
     equally."""
     if which == "tsdr":
-        vals = [float(r["tsdr"]) for r in rows(DDOS)
+        vals = [float(r["tsdr"]) for r in rows(path)
                 if r["policy"] == policy and r["sibs"] != "" and float(r["sibs"]) > 0]
     else:
-        vals = [float(r["fsdr"]) for r in rows(DDOS) if r["policy"] == policy and r["fsdr"] != ""]
+        vals = [float(r["fsdr"]) for r in rows(path) if r["policy"] == policy and r["fsdr"] != ""]
     if not vals:
-        raise Missing("ddos_sensitivity: no %s rows" % policy)
-    return Value(sum(vals) / len(vals))
+        raise Missing("%s: no %s rows" % (path.split("/")[0], policy))
+    return Value(sum(vals) / len(vals), note="%d kernels" % len(vals) if path != DDOS else "")
 
 
 def ddos_paper_tsdr():
@@ -203,13 +206,17 @@ def false_detection_slowdown(policy):
 HTFULL = "ht_contention_full/metrics.csv"
 
 
-def contention(key, which):
-    """Fig. 16 on the full default grid: BOWS(LRR) over LRR across bucket counts; `which`:
-    'max' (the seed's "up to") or 'low' (the largest bucket count, the lowest contention)."""
+HTPAPER = "ht_contention_paper/metrics.csv"
+
+
+def contention(key, which, path=HTFULL):
+    """Fig. 16 (ht_contention_full: the default grid; ht_contention_paper: the seed's input):
+    BOWS(LRR) over LRR across bucket counts; `which`: 'max' (the seed's "up to") or 'low' (the
+    largest bucket count, the lowest contention)."""
     def f():
-        buckets = sorted({int(r["workload.buckets"]) for r in rows(HTFULL)})
-        vals = {b: num(HTFULL, key, workload="ht", policy="lrr", workload__buckets=b)[0]
-                / num(HTFULL, key, workload="ht", policy="bows_lrr", workload__buckets=b)[0]
+        buckets = sorted({int(r["workload.buckets"]) for r in rows(path)})
+        vals = {b: num(path, key, workload="ht", policy="lrr", workload__buckets=b)[0]
+                / num(path, key, workload="ht", policy="bows_lrr", workload__buckets=b)[0]
                 for b in buckets}
         if which == "max":
             b = max(vals, key=vals.get)
@@ -219,12 +226,15 @@ def contention(key, which):
 
 
 DELAY = "bows_delay/metrics.csv"
+DELAY_PAPER = "bows_delay_paper/metrics.csv"
 
 
-def delay_geomean(policy):
+def delay_geomean(policy, path=DELAY):
     def f():
-        return ratio_geomean([(DELAY, w) for w in workloads(DELAY)], "cycles", "gto_rot",
-                             policy)
+        v = ratio_geomean([(path, w) for w in workloads(path)], "cycles", "gto_rot", policy)
+        if path != DELAY:
+            v.note = "%d kernels" % len(workloads(path))
+        return v
     return f
 
 
@@ -400,6 +410,9 @@ IN_FRAC1 = "HT quarter grid, not the seed's input [4]; gtx480"
 IN_BAWS = "default sizes, 7 of 13 kernels below Table 2's occupancy [5]; gtx480"
 IN_AWARE = "default size, not seed 003 Table I's inputs [6]; tesla_c2050"
 IN_AWARE_SEED = "seed 003 Table I's inputs for HT, ATM, BH, AM; default for CP-DS, TL [7]; tesla_c2050"
+IN_DDOS_PAPER = "seed's inputs for HT, ATM, BH-TB/ST; ours for CP-DS, NW; TSP left out [8]; gtx480"
+IN_DELAY_PAPER = "seed's inputs for HT, ATM, BH-TB/ST; ours for CP-DS; NW, TSP left out [9]; gtx480"
+IN_HTPAPER = "seed's HT input (3.2 M insertions, 40,192 threads), 256-16,384 buckets [10]; gtx480"
 NOTES = [
     "[1] bows_gtx480_paper and bows_tsp_paper run seed 000 sec. V's inputs where it states "
     "them: HT 3.2 M insertions by 40,192 threads into 1024 buckets, ATM 122,880 transfers by "
@@ -492,6 +505,12 @@ ROWS = [
      lambda: ddos_rate("l4", "tsdr"), IN_DEFAULT_SYNC, ("ddos_sensitivity/README.md", None)),
     ("000", "Table I", "DDOS TSDR, time sharing (m = k = 8)", 0.642, "rate", "Table I",
      lambda: ddos_rate("sh8", "tsdr"), IN_DEFAULT_SYNC, ("ddos_sensitivity/README.md", None)),
+    ("000", "Table I", "DDOS TSDR, history length l = 4, at the seed's inputs", 0.625, "rate",
+     "Table I", lambda: ddos_rate("l4", "tsdr", DDOS_PAPER), IN_DDOS_PAPER,
+     ("ddos_sensitivity_paper/README.md", None)),
+    ("000", "Table I", "DDOS TSDR, time sharing (m = k = 8), at the seed's inputs", 0.642,
+     "rate", "Table I", lambda: ddos_rate("sh8", "tsdr", DDOS_PAPER), IN_DDOS_PAPER,
+     ("ddos_sensitivity_paper/README.md", None)),
     ("000", "sec. VI-B", "XOR: BOWS cycles / GTO cycles, synchronization-free (geomean)", 1.0,
      "x", "sec. VI-B: \"we do not have any false detections ... identical to the baseline\"",
      lambda: ratio_geomean([(FALSE, w) for w in workloads(FALSE)], "cycles", "bows_xor",
@@ -527,6 +546,13 @@ ROWS = [
      "(adaptive, our default)", 1.4, "x", "sec. VI (1.4x); reading in docs/policies.md",
      delay_geomean("adaptive"), IN_DEFAULT_SYNC + "; 8 kernels",
      ("bows_delay/README.md", None)),
+    ("000", "Fig. 9a / Table II", "BOWS over GTO, Table II as printed (fixed 1000), at the "
+     "seed's inputs", 1.4, "x", "sec. VI (1.4x, 8 kernels)", delay_geomean("d1000", DELAY_PAPER),
+     IN_DELAY_PAPER, ("bows_delay_paper/README.md", None)),
+    ("000", "Fig. 9a / Table II", "BOWS over GTO, Table II read as max 10,000, FRAC1 0.5% "
+     "(adaptive), at the seed's inputs", 1.4, "x", "sec. VI (1.4x, 8 kernels)",
+     delay_geomean("adaptive", DELAY_PAPER), IN_DELAY_PAPER,
+     ("bows_delay_paper/README.md", None)),
     ("000", "Fig. 16a / Table II", "HT low contention (4,096 buckets): BOWS over LRR, FRAC1 read "
      "0.5% (default)", 1.2, "x", "sec. VI-C (1.2x at low contention)",
      frac1("frac1_0.005", 4096), IN_FRAC1, ("ht_contention/README.md", None)),
