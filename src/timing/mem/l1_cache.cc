@@ -88,6 +88,18 @@ L1Outcome L1Cache::access(const Packet& p, Cycle now) {
       ++stats_.misses;
       ++stats_.mshr_merges;
       return L1Outcome::kMerged;
+    case MshrResult::kNotCovered:
+      // A sector miss on a line whose fill is in flight without the sectors this load wants:
+      // it goes down now on its own, read at L2 and answered without filling L1, instead of
+      // holding the SM's L1 port until that fill is back (GPGPU-Sim's sector cache also sends
+      // it at once; it fills the sectors too).
+      if (!miss_q_.try_push(p)) {
+        ++stats_.reservation_failures;
+        return L1Outcome::kRetry;
+      }
+      count_kind();
+      ++stats_.misses;
+      return L1Outcome::kBypass;
     default:
       ++stats_.reservation_failures;
       return L1Outcome::kRetry;

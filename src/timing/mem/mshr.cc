@@ -6,9 +6,8 @@ MshrResult MshrTable::add(Addr line, const Packet& p, std::uint32_t fetch) {
   auto it = table_.find(line);
   if (it != table_.end()) {
     // A merge needs the outstanding fetch to bring every sector this access wants.
-    if (it->second.closed || it->second.waiters.size() >= merge_ ||
-        (p.sectors & ~it->second.sectors) != 0)
-      return MshrResult::kEntryFull;
+    if (it->second.closed || it->second.waiters.size() >= merge_) return MshrResult::kEntryFull;
+    if ((p.sectors & ~it->second.sectors) != 0) return MshrResult::kNotCovered;
     it->second.waiters.push_back(p);
     return MshrResult::kMerged;
   }

@@ -10,7 +10,9 @@
 
 namespace simtsync::mem {
 
-enum class MshrResult : std::uint8_t { kNew, kMerged, kTableFull, kEntryFull };
+// kNotCovered: the line has an outstanding fetch, but it does not bring every sector this
+// access wants (a sector cache's sector miss); the access cannot wait on it.
+enum class MshrResult : std::uint8_t { kNew, kMerged, kTableFull, kEntryFull, kNotCovered };
 
 class MshrTable {
  public:

@@ -85,7 +85,7 @@ TEST(Mshr, MergesUpToItsLimitAndRefusesWhenFull) {
 TEST(Mshr, AMergeNeedsTheOutstandingFetchToCoverItsSectors) {
   MshrTable m(4, 8);
   EXPECT_EQ(m.add(0, load(0, 0x1, 1), 0x1), MshrResult::kNew);
-  EXPECT_EQ(m.add(0, load(0, 0x2, 2), 0x2), MshrResult::kEntryFull);
+  EXPECT_EQ(m.add(0, load(0, 0x2, 2), 0x2), MshrResult::kNotCovered);
 }
 
 // --- L1 -----------------------------------------------------------------------------------------
@@ -182,6 +182,26 @@ TEST(L1Cache, StoresAtomicsAndVolatileLoadsBypass) {
   for (const Packet& p : {st, at, vol}) EXPECT_EQ(c.access(p, 0), L1Outcome::kBypass);
   EXPECT_EQ(c.stats().misses, 0u);
   EXPECT_TRUE(perf.order.empty());  // nothing performed at L1
+}
+
+// A sectored L1 (qv100): a load wanting sectors that the line's fill in flight does not bring
+// goes down at once on its own (no fill, read at L2) instead of blocking the L1 port.
+TEST(L1Cache, ASectorMissOnALineBeingFilledGoesDownOnItsOwn) {
+  RecordPerform perf;
+  L1Params lp = merging_l1();
+  lp.fill_whole_line = false;
+  L1Cache c(lp, CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
+  EXPECT_EQ(c.access(load(0, 0x1, 1), 0), L1Outcome::kMiss);
+  EXPECT_EQ(c.access(load(0, 0x2, 2), 1), L1Outcome::kBypass);
+  ASSERT_TRUE(c.has_miss());
+  EXPECT_EQ(c.front_miss().fill, 1);  // the first: a fill of sector 0
+  c.pop_miss();
+  ASSERT_TRUE(c.has_miss());
+  EXPECT_EQ(c.front_miss().fill, 0);  // the second: a plain read of sector 1
+  EXPECT_EQ(c.front_miss().sectors, 0x2u);
+  EXPECT_EQ(c.stats().misses, 2u);
+  EXPECT_EQ(c.stats().reservation_failures, 0u);
+  EXPECT_TRUE(perf.order.empty());  // both read at L2
 }
 
 // mem.l1.write_policy: through (Volta): a store that hits the line keeps it and is performed
