@@ -127,9 +127,12 @@ std::string source_line(const ptx::Module* m, const ptx::Function& f, int inst) 
   if (!located(inst)) {
     const int n = static_cast<int>(f.insts.size());
     int found = -1;
-    for (int k = inst - 1; k >= 0 && found < 0; --k)
+    // Without .file directives nothing is located: no scan (one per printed line would make
+    // the report quadratic in the function's size).
+    const bool searchable = m != nullptr && !m->files.empty();
+    for (int k = inst - 1; searchable && k >= 0 && found < 0; --k)
       if (located(k)) found = k;
-    for (int k = inst + 1; k < n && found < 0; ++k)
+    for (int k = inst + 1; searchable && k < n && found < 0; ++k)
       if (located(k)) found = k;
     if (found >= 0) {
       inst = found;

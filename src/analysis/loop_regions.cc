@@ -1,6 +1,7 @@
 #include "analysis/loop_regions.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "analysis/inst_info.h"
 
@@ -83,19 +84,29 @@ bool LoopRegions::is_reachable(int loop, NodeId n) const {
   return reach_.reaches(r.reconverge, n);
 }
 
-std::vector<int> LoopRegions::reach_branches(int loop, NodeId bb, std::uint64_t* visited) const {
+std::vector<int> LoopRegions::reach_branches(int loop, NodeId bb, std::uint64_t* visited,
+                                             bool on_bb_cycle) const {
   const Cfg& cfg = *cfg_;
   if (!is_reachable(loop, bb)) return {};
   // Backward from bb through reachable blocks whose traversal continues (no barrier cut).
-  std::vector<char> back(static_cast<size_t>(cfg.size()), 0);
+  // Stamps, not a fresh mark per node: one call per redefining write must not cost the
+  // function's size (issue 46).
+  if (back_.size() != static_cast<size_t>(cfg.size()) || back_stamp_ == INT32_MAX) {
+    back_.assign(static_cast<size_t>(cfg.size()), 0);
+    back_stamp_ = 0;
+  }
+  const int stamp = ++back_stamp_;
+  const int cls = reach_.cycle_class(bb);
   std::vector<NodeId> work{bb}, found;
   while (!work.empty()) {
     const NodeId n = work.back();
     work.pop_back();
     for (NodeId p : cfg.preds(n)) {
-      if (back[static_cast<size_t>(p)] || !cfg.is_block(p) || cfg.is_virtual_edge(p, n)) continue;
+      if (back_[static_cast<size_t>(p)] == stamp || !cfg.is_block(p) || cfg.is_virtual_edge(p, n))
+        continue;
+      if (on_bb_cycle && reach_.cycle_class(p) != cls) continue;
       if (barrier_[static_cast<size_t>(p)] >= 0 || !is_reachable(loop, p)) continue;
-      back[static_cast<size_t>(p)] = 1;
+      back_[static_cast<size_t>(p)] = stamp;
       found.push_back(p);
       work.push_back(p);
     }

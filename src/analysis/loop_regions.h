@@ -56,8 +56,11 @@ class LoopRegions {
   bool is_reachable(int loop, NodeId n) const;
   // First blocking barrier instruction of block b, -1 when none.
   int barrier(NodeId b) const { return cfg_->is_block(b) ? barrier_[static_cast<size_t>(b)] : -1; }
-  // `visited` (may be null) is increased by the blocks the backward walk visits.
-  std::vector<int> reach_branches(int loop, NodeId bb, std::uint64_t* visited = nullptr) const;
+  // `visited` (may be null) is increased by the blocks the backward walk visits. With
+  // `on_bb_cycle`, only the blocks on a common cycle with bb (its cycle class) are walked and
+  // listed: the part of the paths a SafePdom caller cannot settle without looking.
+  std::vector<int> reach_branches(int loop, NodeId bb, std::uint64_t* visited = nullptr,
+                                  bool on_bb_cycle = false) const;
   // Block `to` is reachable from `from` without entering loop `loop` and without continuing
   // past a blocking barrier (false when `from` is not a block or lies in the loop).
   bool reaches_avoiding(NodeId from, int loop, NodeId to) const;
@@ -70,6 +73,8 @@ class LoopRegions {
   std::vector<LoopRegion> regions_;
   std::vector<int> barrier_;
   BlockReach reach_;
+  mutable std::vector<int> back_;  // reach_branches' visit stamps, by node
+  mutable int back_stamp_ = 0;
 };
 
 }  // namespace simtsync::analysis

@@ -356,8 +356,7 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
       for (NodeId s : cfg.succs(b))
         for (const auto& [reg, v] : r.merges_[static_cast<size_t>(s)]) {
           const ValueId t = top(reg);
-          auto& o = r.ops_[static_cast<size_t>(v)];
-          if (t != kNoValue && std::find(o.begin(), o.end(), t) == o.end()) o.push_back(t);
+          if (t != kNoValue) r.ops_[static_cast<size_t>(v)].push_back(t);
         }
   };
   enter(root);
@@ -375,6 +374,21 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     frames.pop_back();
   }
 
+  // A merge's operands once each, in the order first seen (a search per edge would be
+  // quadratic at a join of many branches, e.g. the shared end label of deeply nested ifs).
+  {
+    std::vector<ValueId> mark(r.vinst_.size(), kNoValue);
+    for (size_t v = 0; v < r.ops_.size(); ++v) {
+      auto& o = r.ops_[v];
+      size_t kept = 0;
+      for (ValueId x : o)
+        if (mark[static_cast<size_t>(x)] != static_cast<ValueId>(v)) {
+          mark[static_cast<size_t>(x)] = static_cast<ValueId>(v);
+          o[kept++] = x;
+        }
+      o.resize(kept);
+    }
+  }
   // Users of each value, and the uses reading it.
   r.users_.assign(r.vinst_.size(), {});
   for (size_t v = 0; v < r.ops_.size(); ++v)

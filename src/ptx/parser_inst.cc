@@ -40,6 +40,9 @@ Instruction InstructionParser::parse(int index, std::vector<LabelRef>& refs,
     } while (c_.accept(','));
   }
   c_.expect(';', "expected ',' or ';' after operand");
+  // Exactly as many as there are: growth leaves room for a fourth operand after the third,
+  // and operands are most of a large module's memory (issue 46).
+  in.operands.shrink_to_fit();
   if (in.opcode == Opcode::kCall) {
     normalize_call(in, op);
     // The callee was checked; the argument lists name .param variables.
@@ -63,6 +66,7 @@ void InstructionParser::parse_opcode(Instruction& in, const Token& word) {
   if (!op) c_.fail(word, "unknown opcode");
   in.opcode = *op;
   bool compares = in.opcode == Opcode::kSetp || in.opcode == Opcode::kSet;
+  in.mods.reserve(parts.size() - 1);
   for (std::size_t i = 1; i < parts.size(); ++i) {
     auto m = mod_from_name(parts[i]);
     if (!m) c_.fail(word, "unknown modifier ." + std::string(parts[i]));
