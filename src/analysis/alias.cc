@@ -202,13 +202,14 @@ AliasAnalysis AliasAnalysis::compute(const Cfg& cfg, const ReachingDefs& rd,
   const ptx::Function& f = cfg.function();
   AliasAnalysis r;
   r.distinct_params_ = distinct_params;
-  r.addr_.assign(f.insts.size(), AddressInfo{});
+  r.slot_.assign(f.insts.size(), -1);
   Evaluator ev(cfg, rd, module);
   for (size_t i = 0; i < f.insts.size(); ++i) {
     const ptx::Instruction& in = f.insts[i];
     const MemAccess m = memory(in);
     if (!m.is_access() || !cfg.reachable(cfg.node_of_inst(static_cast<int>(i)))) continue;
-    AddressInfo& ai = r.addr_[i];
+    r.slot_[i] = static_cast<int>(r.addr_.size());
+    AddressInfo& ai = r.addr_.emplace_back();
     ai.space = m.space;
     ai.bytes = m.bytes;
     if (m.addr < 0) continue;

@@ -51,13 +51,20 @@ class AliasAnalysis {
                                const ptx::Module* module = nullptr, bool distinct_params = true);
 
   // Address of a memory instruction (analysis::memory(in).is_access()); unknown otherwise.
-  const AddressInfo& address(int inst) const { return addr_[static_cast<size_t>(inst)]; }
+  const AddressInfo& address(int inst) const {
+    const int k = slot_[static_cast<size_t>(inst)];
+    return k < 0 ? unknown_ : addr_[static_cast<size_t>(k)];
+  }
   bool may_alias(int inst_a, int inst_b) const;
   static bool may_alias(const AddressInfo& a, const AddressInfo& b, bool distinct_params);
 
  private:
   bool distinct_params_ = true;
+  // A record per memory access (slot_: instruction -> its record, -1 for the others): most
+  // instructions are not accesses, and a record is 64 bytes.
+  std::vector<int> slot_;
   std::vector<AddressInfo> addr_;
+  AddressInfo unknown_;
 };
 
 }  // namespace simtsync::analysis

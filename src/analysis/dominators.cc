@@ -117,10 +117,18 @@ DomTree DomTree::compute(const GraphView& g, Direction d) {
 
 void DomTree::number_tree() {
   const size_t n = idom_.size();
-  children_.assign(n, {});
+  child_begin_.assign(n + 1, 0);
   for (size_t v = 0; v < n; ++v)
-    if (idom_[v] != kNoNode)
-      children_[static_cast<size_t>(idom_[v])].push_back(static_cast<NodeId>(v));
+    if (idom_[v] != kNoNode) ++child_begin_[static_cast<size_t>(idom_[v]) + 1];
+  for (size_t v = 0; v < n; ++v) child_begin_[v + 1] += child_begin_[v];
+  children_.assign(static_cast<size_t>(child_begin_[n]), kNoNode);
+  {
+    std::vector<int> fill(child_begin_.begin(), child_begin_.end() - 1);
+    for (size_t v = 0; v < n; ++v)
+      if (idom_[v] != kNoNode)
+        children_[static_cast<size_t>(fill[static_cast<size_t>(idom_[v])]++)] =
+            static_cast<NodeId>(v);
+  }
   depth_.assign(n, -1);
   in_.assign(n, -1);
   out_.assign(n, -1);
@@ -131,7 +139,7 @@ void DomTree::number_tree() {
   preorder_.push_back(root_);
   while (!work.empty()) {
     auto& [v, pos] = work.back();
-    const auto& ch = children_[static_cast<size_t>(v)];
+    const auto ch = children(v);
     if (pos < ch.size()) {
       const NodeId c = ch[pos++];
       const auto ci = static_cast<size_t>(c);

@@ -1,6 +1,8 @@
 #include "analysis/reaching_defs.h"
 
 #include <algorithm>
+#include <span>
+#include <tuple>
 #include <unordered_set>
 
 #include "analysis/dominators.h"
@@ -26,7 +28,6 @@ void valid_unique(std::vector<int>& regs, size_t nregs) {
 ReachingDefs::ValueId ReachingDefs::new_value(int inst, int reg) {
   (void)reg;
   vinst_.push_back(inst);
-  ops_.emplace_back();
   return static_cast<ValueId>(vinst_.size() - 1);
 }
 
@@ -137,6 +138,12 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     charge(budget, added, "dominance frontiers");
   }
 
+  // The rooted copy of the graph was for the dominator tree, the loop forest and the
+  // frontiers; what follows walks the Cfg itself.
+  const size_t nn = succs.size();
+  std::vector<std::vector<NodeId>>().swap(succs);
+  std::vector<std::vector<NodeId>>().swap(preds);
+
   // Liveness, asked only where a merge could go (pruned SSA): is `reg` read on some path from
   // the start of `j` before an unguarded definition? Without it, a counter of each of a few
   // thousand nested loops would get a merge at every enclosing header (minimal SSA is
@@ -162,7 +169,7 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     for (int i : uses_by_reg[reg])
       min_use_comp[reg] =
           std::min(min_use_comp[reg], comp[static_cast<size_t>(cfg.node_of_inst(i))]);
-  std::vector<int> dead_for(succs.size(), -1), seen_in(succs.size(), -1);
+  std::vector<int> dead_for(nn, -1), seen_in(nn, -1);
   int search = 0;
   auto first_at = [](const std::vector<int>& v, int begin, int end) {
     auto it = std::lower_bound(v.begin(), v.end(), begin);
@@ -264,8 +271,9 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
   r.entry_val_.resize(nregs);
   for (size_t reg = 0; reg < nregs; ++reg)
     r.entry_val_[reg] = r.new_value(kEntryDef, static_cast<int>(reg));
-  r.merges_.assign(succs.size(), {});
-  std::vector<int> has_merge(succs.size(), -1), queued(succs.size(), -1);
+  // Merges as (node, register, value) in the order placed (by register), then by node.
+  std::vector<std::tuple<NodeId, int, ValueId>> placed;
+  std::vector<int> has_merge(nn, -1), queued(nn, -1);
   std::vector<int> header_done(forest.header.size(), -1);
   size_t merges = 0, walked = 0;  // frontier walks are work: 64 a charged entry
   for (size_t reg = 0; reg < nregs; ++reg) {
@@ -282,8 +290,7 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     auto consider = [&](NodeId y) {
       if (has_merge[static_cast<size_t>(y)] == tag) return;
       has_merge[static_cast<size_t>(y)] = tag;
-      if (live(tag, y))
-        r.merges_[static_cast<size_t>(y)].emplace_back(tag, r.new_value(kMerge, tag));
+      if (live(tag, y)) placed.emplace_back(y, tag, r.new_value(kMerge, tag));
       queue(y);  // a block of the frontier whether or not the merge is kept
     };
     prepare(tag);
@@ -311,10 +318,25 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
   df.clear();
   df.shrink_to_fit();
 
+  std::vector<int> merge_begin(nn + 1, 0);
+  std::vector<std::pair<int, ValueId>> merge_list(placed.size());
+  for (const auto& [y, reg, v] : placed) ++merge_begin[static_cast<size_t>(y) + 1];
+  for (size_t y = 0; y < nn; ++y) merge_begin[y + 1] += merge_begin[y];
+  {
+    std::vector<int> fill(merge_begin.begin(), merge_begin.end() - 1);
+    for (const auto& [y, reg, v] : placed)
+      merge_list[static_cast<size_t>(fill[static_cast<size_t>(y)]++)] = {reg, v};
+  }
+  placed.clear();
+  placed.shrink_to_fit();
+  auto merges_at = [&](NodeId b) {
+    const auto first = static_cast<size_t>(merge_begin[static_cast<size_t>(b)]);
+    return std::span<const std::pair<int, ValueId>>(
+        merge_list.data() + first,
+        static_cast<size_t>(merge_begin[static_cast<size_t>(b) + 1]) - first);
+  };
+
   // Renaming: a walk of the dominator tree with one stack of values per register.
-  std::vector<std::vector<NodeId>> children(succs.size());
-  for (NodeId v = 0; v <= n; ++v)
-    if (dt.idom(v) != kNoNode) children[static_cast<size_t>(dt.idom(v))].push_back(v);
   std::vector<std::vector<ValueId>> stack(nregs);
   std::vector<int> log;  // registers pushed, popped when the walk leaves the node
   auto top = [&](int reg) {
@@ -331,9 +353,10 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     size_t log_size;
   };
   std::vector<Frame> frames;
+  std::vector<std::pair<ValueId, ValueId>> edges;  // (value, operand) as the walk meets them
   auto enter = [&](NodeId b) {
     frames.push_back(Frame{b, 0, log.size()});
-    for (const auto& [reg, v] : r.merges_[static_cast<size_t>(b)]) push(reg, v);
+    for (const auto& [reg, v] : merges_at(b)) push(reg, v);
     if (b == cfg.entry())
       for (size_t reg = 0; reg < nregs; ++reg) push(static_cast<int>(reg), r.entry_val_[reg]);
     if (cfg.is_block(b)) {
@@ -346,7 +369,7 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
           const int reg = def_reg[static_cast<size_t>(k)];
           const ValueId before = top(reg);
           const ValueId v = r.new_value(i, reg);
-          if (guarded && before != kNoValue) r.ops_[static_cast<size_t>(v)].push_back(before);
+          if (guarded && before != kNoValue) edges.emplace_back(v, before);
           r.def_val_[static_cast<size_t>(k)] = v;
           push(reg, v);
         }
@@ -354,15 +377,15 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     }
     if (b < n)
       for (NodeId s : cfg.succs(b))
-        for (const auto& [reg, v] : r.merges_[static_cast<size_t>(s)]) {
+        for (const auto& [reg, v] : merges_at(s)) {
           const ValueId t = top(reg);
-          if (t != kNoValue) r.ops_[static_cast<size_t>(v)].push_back(t);
+          if (t != kNoValue) edges.emplace_back(v, t);
         }
   };
   enter(root);
   while (!frames.empty()) {
     Frame& fr = frames.back();
-    const auto& ch = children[static_cast<size_t>(fr.node)];
+    const auto ch = dt.children(fr.node);
     if (fr.next_child < ch.size()) {
       enter(ch[fr.next_child++]);
       continue;
@@ -374,25 +397,46 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     frames.pop_back();
   }
 
-  // A merge's operands once each, in the order first seen (a search per edge would be
-  // quadratic at a join of many branches, e.g. the shared end label of deeply nested ifs).
+  // Each value's operands in the order the walk met them, once each (a search per edge would
+  // be quadratic at a join of many branches, e.g. the shared end label of deeply nested ifs),
+  // then the users of each value, in value order.
   {
-    std::vector<ValueId> mark(r.vinst_.size(), kNoValue);
-    for (size_t v = 0; v < r.ops_.size(); ++v) {
-      auto& o = r.ops_[v];
-      size_t kept = 0;
-      for (ValueId x : o)
-        if (mark[static_cast<size_t>(x)] != static_cast<ValueId>(v)) {
-          mark[static_cast<size_t>(x)] = static_cast<ValueId>(v);
-          o[kept++] = x;
-        }
-      o.resize(kept);
+    const size_t nv = r.vinst_.size();
+    r.op_begin_.assign(nv + 1, 0);
+    for (const auto& [v, o] : edges) ++r.op_begin_[static_cast<size_t>(v) + 1];
+    for (size_t v = 0; v < nv; ++v) r.op_begin_[v + 1] += r.op_begin_[v];
+    r.ops_.assign(edges.size(), 0);
+    std::vector<int> fill(r.op_begin_.begin(), r.op_begin_.end() - 1);
+    for (const auto& [v, o] : edges)
+      r.ops_[static_cast<size_t>(fill[static_cast<size_t>(v)]++)] = o;
+    edges.clear();
+    edges.shrink_to_fit();
+    std::vector<ValueId> mark(nv, kNoValue);
+    size_t kept = 0;
+    for (size_t v = 0; v < nv; ++v) {
+      const auto b = static_cast<size_t>(r.op_begin_[v]),
+                 e = static_cast<size_t>(r.op_begin_[v + 1]);
+      r.op_begin_[v] = static_cast<int>(kept);
+      for (size_t k = b; k < e; ++k) {
+        const ValueId x = r.ops_[k];
+        if (mark[static_cast<size_t>(x)] == static_cast<ValueId>(v)) continue;
+        mark[static_cast<size_t>(x)] = static_cast<ValueId>(v);
+        r.ops_[kept++] = x;
+      }
     }
+    r.op_begin_[nv] = static_cast<int>(kept);
+    r.ops_.resize(kept);
+    r.ops_.shrink_to_fit();
+    r.user_begin_.assign(nv + 1, 0);
+    for (ValueId o : r.ops_) ++r.user_begin_[static_cast<size_t>(o) + 1];
+    for (size_t v = 0; v < nv; ++v) r.user_begin_[v + 1] += r.user_begin_[v];
+    r.users_.assign(r.ops_.size(), 0);
+    fill.assign(r.user_begin_.begin(), r.user_begin_.end() - 1);
+    for (size_t v = 0; v < nv; ++v)
+      for (ValueId o : r.value_operands(static_cast<ValueId>(v)))
+        r.users_[static_cast<size_t>(fill[static_cast<size_t>(o)]++)] = static_cast<ValueId>(v);
   }
-  // Users of each value, and the uses reading it.
-  r.users_.assign(r.vinst_.size(), {});
-  for (size_t v = 0; v < r.ops_.size(); ++v)
-    for (ValueId o : r.ops_[v]) r.users_[static_cast<size_t>(o)].push_back(static_cast<ValueId>(v));
+  // The uses reading each value.
   r.reader_begin_.assign(r.vinst_.size() + 1, 0);
   for (ValueId v : r.use_val_)
     if (v != kNoValue) ++r.reader_begin_[static_cast<size_t>(v) + 1];
@@ -487,7 +531,7 @@ std::vector<int> ReachingDefs::closure(ValueId start, size_t limit) const {
     work.pop_back();
     const int i = vinst_[static_cast<size_t>(v)];
     if (i != kMerge) result.push_back(i);  // each value is visited once: no duplicates
-    for (ValueId o : ops_[static_cast<size_t>(v)])
+    for (ValueId o : value_operands(v))
       if (visit(o)) work.push_back(o);
   }
   std::sort(result.begin(), result.end());

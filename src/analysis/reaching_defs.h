@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "analysis/budget.h"
@@ -51,13 +52,9 @@ class ReachingDefs {
   int num_values() const { return static_cast<int>(vinst_.size()); }
   int value_inst(ValueId v) const { return vinst_[static_cast<size_t>(v)]; }
   // Values whose reaching sets include this one's (merges and guarded definitions using it).
-  const std::vector<ValueId>& value_users(ValueId v) const {
-    return users_[static_cast<size_t>(v)];
-  }
+  std::span<const ValueId> value_users(ValueId v) const { return row(user_begin_, users_, v); }
   // The values a merge or guarded definition combines (the inverse of value_users).
-  const std::vector<ValueId>& value_operands(ValueId v) const {
-    return ops_[static_cast<size_t>(v)];
-  }
+  std::span<const ValueId> value_operands(ValueId v) const { return row(op_begin_, ops_, v); }
   // The values instruction `inst` defines (one per register).
   std::vector<ValueId> values_of_inst(int inst) const;
   // The same without building a list: [first, last) of the values `inst` defines.
@@ -91,7 +88,16 @@ class ReachingDefs {
   const Cfg* cfg_ = nullptr;
   std::vector<std::vector<int>> by_reg_;  // reg -> instructions defining it
   std::vector<int> vinst_;                // value -> instruction / kEntryDef / kMerge
-  std::vector<std::vector<ValueId>> ops_, users_;
+  // Operands and users of each value, as CSR arrays (one list per value cost 24 bytes and an
+  // allocation each: a large function has hundreds of thousands of values).
+  std::vector<int> op_begin_, user_begin_;
+  std::vector<ValueId> ops_, users_;
+  static std::span<const ValueId> row(const std::vector<int>& begin,
+                                      const std::vector<ValueId>& list, ValueId v) {
+    const auto b = static_cast<size_t>(begin[static_cast<size_t>(v)]);
+    const auto e = static_cast<size_t>(begin[static_cast<size_t>(v) + 1]);
+    return {list.data() + b, e - b};
+  }
   std::vector<ValueId> entry_val_;  // reg -> its entry pseudo-definition
   // Per instruction, its uses (CSR): register and the value read; its defined values.
   std::vector<int> use_begin_, use_reg_, use_inst_;
@@ -100,8 +106,6 @@ class ReachingDefs {
   std::vector<ValueId> def_val_;
   // Per value, the uses reading it (CSR over use positions).
   std::vector<int> reader_begin_, readers_;
-  // Merge values per node: (reg, value), sorted by reg.
-  std::vector<std::vector<std::pair<int, ValueId>>> merges_;
 };
 
 }  // namespace simtsync::analysis

@@ -134,6 +134,8 @@ class Resolver {
   // the paths from M's exits: everything there is post-dominated by safe(M) or by the safe
   // points of loops nested in M (joined as M's summary), and the walk goes on from safe(M).
   int resolve_by_components() {
+    if (std::none_of(safe_.begin(), safe_.end(), [](const auto& p) { return p.has_value(); }))
+      return 1;  // nothing flagged: no walk, and no cycle classes to build
     cycles();
     std::vector<char> seen(static_cast<size_t>(cfg_.size()), 0);
     stamp_.assign(loops_.loops().size(), -1);

@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <mutex>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 
@@ -320,6 +322,15 @@ bool Module::operator==(const Module& o) const {
   return version_major == o.version_major && version_minor == o.version_minor &&
          target == o.target && address_size == o.address_size && globals == o.globals &&
          functions == o.functions && files == o.files && sections == o.sections;
+}
+
+const std::string* intern_name(std::string_view name) {
+  static std::mutex mu;
+  static std::set<std::string, std::less<>> names;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = names.find(name);
+  if (it == names.end()) it = names.emplace(name).first;
+  return &*it;
 }
 
 }  // namespace simtsync::ptx

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/types.h"
@@ -76,10 +77,14 @@ struct SrcLoc {
   int line = 0;
   int column = 0;
   // `.loc f l c, function_name $L__info_stringN, inlined_at f2 l2 c2`
-  std::string function_name;
   int inlined_file = 0, inlined_line = 0, inlined_column = 0;
+  // Interned (intern_name): every instruction carries a SrcLoc, and a string per instruction
+  // was a sixth of a large module's memory. Equal names are the same pointer.
+  const std::string* function_name = nullptr;
   bool operator==(const SrcLoc&) const = default;
 };
+// The one copy of `name` for the rest of the process (thread-safe).
+const std::string* intern_name(std::string_view name);
 
 // An operand. Registers are indices into Function::regs.
 struct Operand {
@@ -96,17 +101,18 @@ struct Operand {
     kList,      // (a, b) argument lists of call
     kSink,      // _
   };
+  // Ordered by size, so that an operand is 96 bytes, not 112 (a large module holds millions).
   Kind kind = Kind::kSink;
-  bool negate = false;         // !%p as a source predicate
+  bool negate = false;  // !%p as a source predicate
+  SpecialReg sreg = SpecialReg::kTid;
+  std::int8_t component = -1;
   int reg = -1;
   int reg2 = -1;
-  SpecialReg sreg = SpecialReg::kTid;
-  int component = -1;
+  int target = -1;
   std::int64_t imm = 0;
   std::uint64_t fbits = 0;
-  std::string name;
   std::int64_t offset = 0;
-  int target = -1;
+  std::string name;
   std::vector<Operand> elems;  // kVector, kList
 
   bool operator==(const Operand&) const = default;

@@ -48,6 +48,9 @@ class Lexer {
   // `.section` bodies that are kept verbatim. Throws when there is no '}'.
   std::string_view raw_until_close_brace();
 
+  // The text not yet lexed (tokens a cursor peeked are already behind it); for estimates.
+  std::string_view rest() const { return src_.substr(pos_); }
+
   [[noreturn]] void fail(int line, int col, std::string_view what, std::string_view text) const;
   const std::string& path() const { return path_; }
 

@@ -25,6 +25,7 @@ class TokenCursor {
   std::int64_t expect_int(std::string_view what);
   // `{ ... }` kept verbatim; must be called with no token looked ahead.
   std::string_view raw_braced_block();
+  std::string_view rest() const { return lexer_.rest(); }
 
   [[noreturn]] void fail(const Token& at, std::string_view what) const;
   const std::string& path() const { return lexer_.path(); }

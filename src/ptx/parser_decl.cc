@@ -207,7 +207,7 @@ SrcLoc parse_loc(TokenCursor& c) {
   while (c.accept(',')) {
     Token key = c.expect_word("expected function_name or inlined_at");
     if (key.text == "function_name") {
-      l.function_name = std::string(c.expect_word("expected a function name label").text);
+      l.function_name = intern_name(c.expect_word("expected a function name label").text);
     } else if (key.text == "inlined_at") {
       l.inlined_file = small_int("expected a file index");
       l.inlined_line = small_int("expected a line number");

@@ -110,7 +110,29 @@ void FunctionParser::parse_perf_directives(Function& f) {
   }
 }
 
+namespace {
+
+// At most as many instructions as the ';' before the body's closing brace (declarations and
+// comments count too): reserved at once, a large function's instructions are not moved while
+// the vector grows, nor held twice when it does (issue 46).
+std::size_t instruction_bound(std::string_view body) {
+  std::size_t n = 0;
+  int depth = 0;
+  for (char ch : body) {
+    if (ch == ';')
+      ++n;
+    else if (ch == '{')
+      ++depth;
+    else if (ch == '}' && depth-- == 0)
+      break;
+  }
+  return n;
+}
+
+}  // namespace
+
 void FunctionParser::parse_body(Function& f) {
+  f.insts.reserve(f.insts.size() + instruction_bound(c_.rest()));
   std::vector<int> open;
   InstructionParser insts(c_, scopes_, functions_, f.regs);
   for (;;) {

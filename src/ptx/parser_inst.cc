@@ -135,7 +135,7 @@ Operand InstructionParser::parse_name(const Instruction& in, const Token& t,
     if (!comp.empty()) {
       if (comp.size() != 1 || comp[0] < 'x' || comp[0] > 'z')
         c_.fail(t, "unsupported special register component");
-      o.component = comp[0] - 'x';
+      o.component = static_cast<std::int8_t>(comp[0] - 'x');
     }
     return o;
   }

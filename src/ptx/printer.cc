@@ -106,7 +106,7 @@ std::string reg_decl(const RegDecl& d) {
 
 std::string loc_line(const SrcLoc& l) {
   std::string s = fmt::format("\t.loc\t{} {} {}", l.file, l.line, l.column);
-  if (!l.function_name.empty()) s += ", function_name " + l.function_name;
+  if (l.function_name != nullptr) s += ", function_name " + *l.function_name;
   if (l.inlined_file || l.inlined_line || l.inlined_column)
     s += fmt::format(", inlined_at {} {} {}", l.inlined_file, l.inlined_line, l.inlined_column);
   return s + "\n";

@@ -214,7 +214,8 @@ TEST_F(NvccStyle, LabelsAndLocs) {
   const SrcLoc& l = rec.insts.at(7).loc;
   EXPECT_EQ(l.file, 2);
   EXPECT_EQ(l.line, 202);
-  EXPECT_EQ(l.function_name, "$L__info_string0");
+  ASSERT_NE(l.function_name, nullptr);
+  EXPECT_EQ(*l.function_name, "$L__info_string0");
   EXPECT_EQ(l.inlined_line, 23);
   EXPECT_EQ(kern.pragmas.at(0), (std::pair<int, std::string>{10, "\"nounroll\""}));
   EXPECT_EQ(kern.label_index("$L__BB1_1"), 10);
