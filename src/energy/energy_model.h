@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "energy/energy_counts.h"
-#include "energy/energy_params.h"
+#include "config/energy_params.h"
 
 namespace simtsync::energy {
 

@@ -7,7 +7,7 @@
 
 #include "stats/declared.h"
 #include "stats/energy_report.h"
-#include "timing/spin/ddos.h"
+#include "timing/sched/ddos.h"
 
 namespace simtsync::stats {
 namespace {

@@ -27,7 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "timing/sm/events.h"
+#include "timing/sched/events.h"
 
 namespace simtsync::gpu {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "energy/energy_params.h"
+#include "config/energy_params.h"
 #include "func/launch_backend.h"
 #include "func/watchdog.h"
 #include "simt/registry.h"

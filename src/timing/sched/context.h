@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/types.h"
-#include "timing/sm/events.h"
+#include "timing/sched/events.h"
 
 namespace simtsync::sched {
 

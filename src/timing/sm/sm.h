@@ -27,7 +27,7 @@
 #include "timing/sched/i_fetch_policy.h"
 #include "timing/sched/i_warp_scheduler.h"
 #include "timing/sched/warp_phase_tracker.h"
-#include "timing/sm/events.h"
+#include "timing/sched/events.h"
 #include "timing/sm/icache.h"
 #include "timing/sm/scoreboard.h"
 #include "timing/sm/sm_params.h"

@@ -14,7 +14,7 @@
 // when the first of them may go (next_event).
 //
 // SIBs come from the workloads' annotations (ExecInst::spin_mark, sib_source=annotation) or
-// from DDOS (timing/spin/ddos.h, sib_source=ddos: a backward branch the SM's SIB prediction
+// from DDOS (timing/sched/ddos.h, sib_source=ddos: a backward branch the SM's SIB prediction
 // table confirms). The delay limit is fixed (adaptive_delay=false) or set per SM by Fig. 5's
 // window algorithm; docs/policies.md states how Table II's printed values are read.
 #include <fmt/format.h>
@@ -26,7 +26,7 @@
 #include "common/error.h"
 #include "func/program.h"
 #include "timing/sched/i_warp_scheduler.h"
-#include "timing/spin/ddos.h"
+#include "timing/sched/ddos.h"
 
 namespace simtsync::sched {
 

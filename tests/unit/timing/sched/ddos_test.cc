@@ -1,7 +1,7 @@
 // DDOS (seed 000 sec. IV) on hand-built issue events: the Fig. 7b busy-wait and Fig. 7c for
 // loop walk-throughs, SIB-PT confirmation, decay and replacement, hashing aliasing, history
 // length, time sharing, the per-branch records and the TSDR/FSDR/DPR summary. No SM involved.
-#include "timing/spin/ddos.h"
+#include "timing/sched/ddos.h"
 
 #include <gtest/gtest.h>
 

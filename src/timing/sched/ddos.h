@@ -54,7 +54,7 @@
 #include "common/types.h"
 #include "config/plugin.h"
 #include "timing/sched/context.h"
-#include "timing/sm/events.h"
+#include "timing/sched/events.h"
 
 namespace simtsync::spin {
 

@@ -1,6 +1,6 @@
 // DDOS (seed 000 sec. IV): history registers, match logic, SIB-PT and the detection metrics.
 // The readings of the seed are listed in ddos.h.
-#include "timing/spin/ddos.h"
+#include "timing/sched/ddos.h"
 
 #include <algorithm>
 #include <bit>
