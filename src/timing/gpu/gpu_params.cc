@@ -74,14 +74,13 @@ void check_host_memory(const GpuParams& p) {
 
 }  // namespace
 
-GpuParams gpu_params_from(const config::Config& c) {
-  GpuParams p;
+namespace {
+
+// The SM: pipeline widths, units, latencies, I-cache and shared memory (sm.*, and what the
+// SM takes from mem.* and compile.*).
+sm::SmParams sm_params_from(const config::Config& c, bool hierarchy) {
   auto u = [&](const char* k) { return static_cast<unsigned>(c.get_int(k)); };
-  p.num_sms = u("gpu.num_sms");
-  p.core_clock_mhz = c.get_float("gpu.core_clock_mhz");
-  p.register_granularity = std::max(1u, u("sm.register_granularity"));
-  p.registers_per_thread = u("compile.registers_per_thread");
-  sm::SmParams& s = p.sm;
+  sm::SmParams s;
   s.warp_size = u("gpu.warp_size");
   s.max_threads = u("sm.max_threads");
   s.max_warps = u("sm.max_warps");
@@ -102,8 +101,6 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.fetch_past_control = c.get_bool("sm.fetch_past_control");
   s.scheduler = sched::scheduler_params(c);
   s.fetch_policy = sched::fetch_params(c);
-  p.reconvergence = simt::reconvergence_choice(c);
-  p.dispatch = dispatch_params(c);
   s.icache_bytes = u("sm.icache.size_bytes");
   s.icache_line = u("sm.icache.line_bytes");
   s.icache_assoc = u("sm.icache.assoc");
@@ -140,11 +137,19 @@ GpuParams gpu_params_from(const config::Config& c) {
   s.shared_lock_loop = c.get_string("sm.shared.atomics") == "lock_loop";
   s.rotate_scheduler_priority = c.get_string("sm.scheduler_priority") == "rotate";
   s.const_latency = u("mem.const_cache.latency");
-  p.hierarchy = c.get_string("mem.model") == "hierarchy";
-  s.kernel_params_cached = c.get_string("mem.const_cache.kernel_params") == "cached" && p.hierarchy;
-  s.icache_fill_from_memory = p.hierarchy;
-  mem::HierarchyParams& h = p.hier;
-  h.num_sms = p.num_sms;
+  s.kernel_params_cached = c.get_string("mem.const_cache.kernel_params") == "cached" && hierarchy;
+  s.icache_fill_from_memory = hierarchy;
+  s.track_warp_phases = c.get_bool("stats.warp_phases");
+  return s;
+}
+
+// The memory hierarchy (mem.* but mem.simple.*, clock.*), with the checks between keys that
+// the schema makes one at a time.
+mem::HierarchyParams hierarchy_params_from(const config::Config& c, unsigned num_sms,
+                                           double core_mhz, bool hierarchy) {
+  auto u = [&](const char* k) { return static_cast<unsigned>(c.get_int(k)); };
+  mem::HierarchyParams h;
+  h.num_sms = num_sms;
   h.request_slots = u("mem.requests_per_sm");
   h.l1.enabled = c.get_bool("mem.l1.enabled");
   h.l1.geo = {u("mem.l1.size_bytes"), u("mem.l1.assoc"), u("mem.l1.line_bytes"),
@@ -191,7 +196,7 @@ GpuParams gpu_params_from(const config::Config& c) {
     h.lock_queue.backoff = u("mem.lock_queue.backoff");
     h.lock_queue.line_bytes = u("mem.l2.line_bytes");
     h.lock_queue.sector_bytes = u("mem.l1.sector_bytes");
-    if (h.lock_queue.mode != mem::LockQueueMode::kOff && !p.hierarchy)
+    if (h.lock_queue.mode != mem::LockQueueMode::kOff && !hierarchy)
       throw usage_error(
           fmt::format("key 'mem.lock_queue.mode': '{}' needs mem.model=hierarchy "
                       "(lock queues live in the memory partitions)",
@@ -214,7 +219,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   d.queue = u("mem.dram.queue");
   d.latency = u("mem.dram.latency");
   d.fr_fcfs = c.get_string("mem.dram.scheduler") == "fr_fcfs";
-  h.clock.core_mhz = p.core_clock_mhz;
+  h.clock.core_mhz = core_mhz;
   h.clock.icnt_mhz = c.get_float("clock.icnt_mhz");
   h.clock.l2_mhz = c.get_float("clock.l2_mhz");
   h.clock.dram_mhz = c.get_float("clock.dram_mhz");
@@ -259,6 +264,23 @@ GpuParams gpu_params_from(const config::Config& c) {
         fmt::format("key 'mem.partition_interleave': {} must be a multiple of the "
                     "line size ({})",
                     h.map.interleave, h.l1.geo.line));
+  return h;
+}
+
+}  // namespace
+
+GpuParams gpu_params_from(const config::Config& c) {
+  GpuParams p;
+  auto u = [&](const char* k) { return static_cast<unsigned>(c.get_int(k)); };
+  p.num_sms = u("gpu.num_sms");
+  p.core_clock_mhz = c.get_float("gpu.core_clock_mhz");
+  p.register_granularity = std::max(1u, u("sm.register_granularity"));
+  p.registers_per_thread = u("compile.registers_per_thread");
+  p.hierarchy = c.get_string("mem.model") == "hierarchy";
+  p.sm = sm_params_from(c, p.hierarchy);
+  p.reconvergence = simt::reconvergence_choice(c);
+  p.dispatch = dispatch_params(c);
+  p.hier = hierarchy_params_from(c, p.num_sms, p.core_clock_mhz, p.hierarchy);
   p.mem.latency = u("mem.simple.latency");
   p.mem.atomic_latency = u("mem.simple.atomic_latency");
   p.mem.atomic_occupancy = u("mem.simple.atomic_occupancy");
@@ -270,7 +292,6 @@ GpuParams gpu_params_from(const config::Config& c) {
   p.starvation_window = static_cast<Cycle>(c.get_int("watchdog.starvation_window"));
   p.progress_seconds = c.get_float("watchdog.progress_seconds");
   p.watchdog.quiet_steps = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_steps"));
-  s.track_warp_phases = c.get_bool("stats.warp_phases");
   p.track_sync_status = c.get_bool("stats.sync_status");
   p.watchdog.max_steps = static_cast<std::uint64_t>(c.get_int("watchdog.max_steps"));
   p.watchdog.quiet_cycles = static_cast<std::uint64_t>(c.get_int("watchdog.quiet_cycles"));
