@@ -1,6 +1,9 @@
 // Hand-built warp states for the issue-policy tests (no SM involved).
 #pragma once
 
+#include <fstream>
+#include <regex>
+#include <string>
 #include <vector>
 
 #include "timing/sched/i_warp_scheduler.h"
@@ -16,6 +19,19 @@ inline std::vector<SchedWarp> warps(const std::vector<int>& ages) {
     w[i].warp_id = static_cast<int>(i);
   }
   return w;
+}
+
+// The config names of a plug-in table's rows (`MACRO("name", ...)` at the start of a line of
+// src/timing/sched/FILE), in order: what a registry must list, read from the table itself so
+// that no test keeps a second, hand-typed list (issue 47).
+inline std::vector<std::string> def_rows(const std::string& file, const std::string& macro) {
+  std::ifstream in(std::string(SIMTSYNC_SOURCE_DIR) + "/src/timing/sched/" + file);
+  const std::regex row("^" + macro + "\\(\"([^\"]+)\"");
+  std::vector<std::string> out;
+  std::smatch m;
+  for (std::string line; std::getline(in, line);)
+    if (std::regex_search(line, m, row)) out.push_back(m[1]);
+  return out;
 }
 
 }  // namespace simtsync::sched

@@ -34,9 +34,9 @@ Order order(IWarpScheduler& s, const std::vector<SchedWarp>& w, std::uint64_t ve
 
 TEST(Registry, BuildsEveryListedSchedulerByName) {
   for (const std::string& n : scheduler_names()) EXPECT_EQ(make(n)->name(), n);
-  EXPECT_EQ(scheduler_names(),
-            (std::vector<std::string>{"lrr", "gto", "glrr", "two_level", "example_hold", "mwf_lrr",
-                                      "mwf_gto", "saws", "cawa", "bows"}));
+  const std::vector<std::string> rows = def_rows("schedulers.def", "SCHEDULER");
+  EXPECT_GE(rows.size(), 10u);  // lrr, gto, ..., bows: the table was read
+  EXPECT_EQ(scheduler_names(), rows);
 }
 
 TEST(Registry, UnknownNameIsAUsageErrorNamingIt) {
