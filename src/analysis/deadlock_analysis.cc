@@ -1,17 +1,12 @@
 #include "analysis/deadlock_analysis.h"
 
-#include <algorithm>
-
 namespace simtsync::analysis {
 
 const ptx::Function* FunctionAnalysis::pick(const ptx::Module& m, const ptx::Function& f,
                                             const AnalysisOptions& o, FunctionAnalysis& self) {
   // Without a call there is nothing to inline and no copy to make (a copy of a large function
   // is most of the analysis's peak memory, issue 46).
-  const bool has_call = std::any_of(f.insts.begin(), f.insts.end(), [](const ptx::Instruction& in) {
-    return in.opcode == ptx::Opcode::kCall;
-  });
-  if (!o.inline_calls || !has_call) return &f;
+  if (!o.inline_calls || !makes_calls(f)) return &f;
   InlineResult r = inline_calls(m, f, o.inlining);
   self.not_analysed_ = std::move(r.not_analysed);
   self.inlined_calls_ = r.inlined_calls;

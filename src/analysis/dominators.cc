@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "analysis/csr.h"
+
 namespace simtsync::analysis {
 namespace {
 
@@ -117,18 +119,7 @@ DomTree DomTree::compute(const GraphView& g, Direction d) {
 
 void DomTree::number_tree() {
   const size_t n = idom_.size();
-  child_begin_.assign(n + 1, 0);
-  for (size_t v = 0; v < n; ++v)
-    if (idom_[v] != kNoNode) ++child_begin_[static_cast<size_t>(idom_[v]) + 1];
-  for (size_t v = 0; v < n; ++v) child_begin_[v + 1] += child_begin_[v];
-  children_.assign(static_cast<size_t>(child_begin_[n]), kNoNode);
-  {
-    std::vector<int> fill(child_begin_.begin(), child_begin_.end() - 1);
-    for (size_t v = 0; v < n; ++v)
-      if (idom_[v] != kNoNode)
-        children_[static_cast<size_t>(fill[static_cast<size_t>(idom_[v])]++)] =
-            static_cast<NodeId>(v);
-  }
+  group_indices(idom_, n, child_begin_, children_);
   depth_.assign(n, -1);
   in_.assign(n, -1);
   out_.assign(n, -1);

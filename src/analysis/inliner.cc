@@ -436,12 +436,14 @@ class Inliner {
 
 }  // namespace
 
+bool makes_calls(const ptx::Function& f) {
+  return std::any_of(f.insts.begin(), f.insts.end(),
+                     [](const Instruction& in) { return in.opcode == Opcode::kCall; });
+}
+
 InlineResult inline_calls(const ptx::Module& m, const ptx::Function& f, const InlineOptions& o) {
   InlineResult r;
-  const bool has_call = std::any_of(f.insts.begin(), f.insts.end(), [](const Instruction& in) {
-    return in.opcode == Opcode::kCall;
-  });
-  if (!has_call) {
+  if (!makes_calls(f)) {
     r.function = f;
     return r;
   }

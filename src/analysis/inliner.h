@@ -39,6 +39,10 @@ struct InlineResult {
   std::vector<std::string> not_analysed;  // "CALLEE (reason) at FILE:LINE", in order
 };
 
+// `f` makes at least one call: there is something to inline (else the result is a copy of f,
+// which callers that can use f itself should not pay for).
+bool makes_calls(const ptx::Function& f);
+
 InlineResult inline_calls(const ptx::Module& m, const ptx::Function& f,
                           const InlineOptions& o = {});
 

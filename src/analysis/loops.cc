@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/csr.h"
 #include "common/check.h"
 
 namespace simtsync::analysis {
@@ -63,21 +64,6 @@ std::vector<Edge> retreating_edges(const Cfg& cfg) {
     work.pop_back();
   }
   return out;
-}
-
-// Nodes grouped by `key` (-1: in no group) in CSR form: group k's nodes, ascending, are
-// items[begin[k] .. begin[k + 1]).
-void group_nodes(const std::vector<int>& key, std::size_t groups, std::vector<int>& begin,
-                 std::vector<NodeId>& items) {
-  begin.assign(groups + 1, 0);
-  for (int k : key)
-    if (k >= 0) ++begin[static_cast<size_t>(k) + 1];
-  for (std::size_t k = 0; k < groups; ++k) begin[k + 1] += begin[k];
-  items.assign(static_cast<size_t>(begin.back()), 0);
-  std::vector<int> fill(begin.begin(), begin.end() - 1);
-  for (size_t v = 0; v < key.size(); ++v)
-    if (key[v] >= 0)
-      items[static_cast<size_t>(fill[static_cast<size_t>(key[v])]++)] = static_cast<NodeId>(v);
 }
 
 }  // namespace
@@ -239,7 +225,7 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions
           tree_size[static_cast<size_t>(t)];
   info.tree_inner_ = fo.inner;
   info.tree_parent_ = fo.parent;
-  group_nodes(fo.inner, static_cast<size_t>(ntree), info.tree_own_begin_, info.tree_own_);
+  group_indices(fo.inner, static_cast<size_t>(ntree), info.tree_own_begin_, info.tree_own_);
   info.tree_loop_.assign(static_cast<size_t>(ntree), -1);
 
   // Loops in dominator-tree preorder of their headers, so that enclosing loops come first;
@@ -383,7 +369,7 @@ LoopInfo LoopInfo::compute(const Cfg& cfg, const DomTree& dom, const LoopOptions
   }
 
   // Own blocks (CSR by innermost loop).
-  group_nodes(info.innermost_, info.loops_.size(), info.own_begin_, info.own_);
+  group_indices(info.innermost_, info.loops_.size(), info.own_begin_, info.own_);
 
   info.first_with_header_.assign(n, -1);
   for (const Loop& l : info.loops_)

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <span>
-#include <tuple>
 #include <unordered_set>
 
+#include "analysis/csr.h"
 #include "analysis/dominators.h"
 #include "analysis/inst_info.h"
 #include "analysis/loops.h"
@@ -271,8 +271,8 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
   r.entry_val_.resize(nregs);
   for (size_t reg = 0; reg < nregs; ++reg)
     r.entry_val_[reg] = r.new_value(kEntryDef, static_cast<int>(reg));
-  // Merges as (node, register, value) in the order placed (by register), then by node.
-  std::vector<std::tuple<NodeId, int, ValueId>> placed;
+  // Merges as (node, (register, value)) in the order placed (by register), then by node.
+  std::vector<std::pair<NodeId, std::pair<int, ValueId>>> placed;
   std::vector<int> has_merge(nn, -1), queued(nn, -1);
   std::vector<int> header_done(forest.header.size(), -1);
   size_t merges = 0, walked = 0;  // frontier walks are work: 64 a charged entry
@@ -290,7 +290,7 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     auto consider = [&](NodeId y) {
       if (has_merge[static_cast<size_t>(y)] == tag) return;
       has_merge[static_cast<size_t>(y)] = tag;
-      if (live(tag, y)) placed.emplace_back(y, tag, r.new_value(kMerge, tag));
+      if (live(tag, y)) placed.push_back({y, {tag, r.new_value(kMerge, tag)}});
       queue(y);  // a block of the frontier whether or not the merge is kept
     };
     prepare(tag);
@@ -318,15 +318,9 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
   df.clear();
   df.shrink_to_fit();
 
-  std::vector<int> merge_begin(nn + 1, 0);
-  std::vector<std::pair<int, ValueId>> merge_list(placed.size());
-  for (const auto& [y, reg, v] : placed) ++merge_begin[static_cast<size_t>(y) + 1];
-  for (size_t y = 0; y < nn; ++y) merge_begin[y + 1] += merge_begin[y];
-  {
-    std::vector<int> fill(merge_begin.begin(), merge_begin.end() - 1);
-    for (const auto& [y, reg, v] : placed)
-      merge_list[static_cast<size_t>(fill[static_cast<size_t>(y)]++)] = {reg, v};
-  }
+  std::vector<int> merge_begin;
+  std::vector<std::pair<int, ValueId>> merge_list;
+  group_pairs(placed, nn, merge_begin, merge_list);
   placed.clear();
   placed.shrink_to_fit();
   auto merges_at = [&](NodeId b) {
@@ -402,15 +396,8 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
   // then the users of each value, in value order.
   {
     const size_t nv = r.vinst_.size();
-    r.op_begin_.assign(nv + 1, 0);
-    for (const auto& [v, o] : edges) ++r.op_begin_[static_cast<size_t>(v) + 1];
-    for (size_t v = 0; v < nv; ++v) r.op_begin_[v + 1] += r.op_begin_[v];
-    r.ops_.assign(edges.size(), 0);
-    std::vector<int> fill(r.op_begin_.begin(), r.op_begin_.end() - 1);
-    for (const auto& [v, o] : edges)
-      r.ops_[static_cast<size_t>(fill[static_cast<size_t>(v)]++)] = o;
+    group_pairs(edges, nv, r.op_begin_, r.ops_);
     edges.clear();
-    edges.shrink_to_fit();
     std::vector<ValueId> mark(nv, kNoValue);
     size_t kept = 0;
     for (size_t v = 0; v < nv; ++v) {
@@ -427,29 +414,17 @@ ReachingDefs ReachingDefs::compute(const Cfg& cfg, AnalysisBudget* budget) {
     r.op_begin_[nv] = static_cast<int>(kept);
     r.ops_.resize(kept);
     r.ops_.shrink_to_fit();
-    r.user_begin_.assign(nv + 1, 0);
-    for (ValueId o : r.ops_) ++r.user_begin_[static_cast<size_t>(o) + 1];
-    for (size_t v = 0; v < nv; ++v) r.user_begin_[v + 1] += r.user_begin_[v];
-    r.users_.assign(r.ops_.size(), 0);
-    fill.assign(r.user_begin_.begin(), r.user_begin_.end() - 1);
     for (size_t v = 0; v < nv; ++v)
       for (ValueId o : r.value_operands(static_cast<ValueId>(v)))
-        r.users_[static_cast<size_t>(fill[static_cast<size_t>(o)]++)] = static_cast<ValueId>(v);
+        edges.emplace_back(o, static_cast<ValueId>(v));
+    group_pairs(edges, nv, r.user_begin_, r.users_);
   }
-  // The uses reading each value.
-  r.reader_begin_.assign(r.vinst_.size() + 1, 0);
-  for (ValueId v : r.use_val_)
-    if (v != kNoValue) ++r.reader_begin_[static_cast<size_t>(v) + 1];
-  for (size_t v = 0; v < r.vinst_.size(); ++v) r.reader_begin_[v + 1] += r.reader_begin_[v];
-  r.readers_.assign(static_cast<size_t>(r.reader_begin_.back()), 0);
+  // The uses reading each value, and the instruction of each use.
+  group_indices(r.use_val_, r.vinst_.size(), r.reader_begin_, r.readers_);
   r.use_inst_.resize(r.use_reg_.size());
   for (size_t i = 0; i < ninst; ++i)
     for (int k = r.use_begin_[i]; k < r.use_begin_[i + 1]; ++k)
       r.use_inst_[static_cast<size_t>(k)] = static_cast<int>(i);
-  std::vector<int> fill(r.reader_begin_.begin(), r.reader_begin_.end() - 1);
-  for (size_t k = 0; k < r.use_val_.size(); ++k)
-    if (const ValueId v = r.use_val_[k]; v != kNoValue)
-      r.readers_[static_cast<size_t>(fill[static_cast<size_t>(v)]++)] = static_cast<int>(k);
   return r;
 }
 

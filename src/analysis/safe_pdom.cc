@@ -200,19 +200,10 @@ class Resolver {
   // safe(M) joined with the safe points of the flagged loops nested in M.
   const ProgramPoint& summary(int m) {
     auto& sum = summary_[static_cast<size_t>(m)];
-    if (!sum) {
-      ProgramPoint s = *safe_[static_cast<size_t>(m)];
-      for (int k : loops_.loop(m).children) {
-        if (safe_[static_cast<size_t>(k)])
-          s = join(s, summary(k));
-        else
-          s = join(s, nested_summary(k, s));
-      }
-      sum = s;
-    }
+    if (!sum) sum = nested_summary(m, *safe_[static_cast<size_t>(m)]);
     return *sum;
   }
-  // The join of `s` with the safe points of the flagged loops inside unflagged loop k.
+  // The join of `s` with the safe points of the flagged loops nested in loop k.
   ProgramPoint nested_summary(int k, ProgramPoint s) {
     for (int c : loops_.loop(k).children)
       s = safe_[static_cast<size_t>(c)] ? join(s, summary(c)) : nested_summary(c, s);

@@ -59,9 +59,9 @@ std::map<std::string, unsigned> run_ptxas(const std::string& ptxas, const std::s
 
 // ptxas's answer depends only on its own binary and the PTX, so it is kept on disk by their
 // hash: the golden table and sweeps start thousands of processes on the same few modules, and
-// ptxas took two thirds of a small run's CPU time. The directory is SIMTSYNC_CACHE_DIR, else
-// $XDG_CACHE_HOME/simtsync, else ~/.cache/simtsync; SIMTSYNC_CACHE_DIR=off (or a directory that
-// cannot be written) runs ptxas every time. A file that does not read back is ignored.
+// ptxas took two thirds of a small run's CPU time. The directory is $SIMTSYNC_CACHE_DIR/ptxas,
+// else $XDG_CACHE_HOME/simtsync/ptxas, else ~/.cache/simtsync/ptxas; SIMTSYNC_CACHE_DIR=off (or
+// a directory that cannot be written) runs ptxas every time. A file that does not read back is ignored.
 std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 0xcbf29ce484222325ull) {
   for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
   return h;
