@@ -20,6 +20,7 @@
 #include "stats/exec_report.h"
 #include "stats/timing_report.h"
 #include "timing/gpu/cta_dispatcher.h"
+#include "timing/mem/mem_unit_registry.h"
 #include "timing/sched/i_fetch_policy.h"
 #include "timing/sched/i_warp_scheduler.h"
 
@@ -76,21 +77,26 @@ int cmd_list(const std::string& name) {
   fmt::print("modes (--mode): timing (cycle-level, default), functional\n");
   fmt::print("configs (--config): {}\n", fmt::join(config::Config::shipped_names(), ", "));
   // Every plug-in family from its registry, with its parameters and statistics.
-  auto family = [](const char* title, const std::string& prefix,
-                   const std::vector<config::PluginInfo>& rows) {
+  auto plugin = [](const config::PluginInfo& r, const std::string& prefix) {
+    fmt::print("  {:<14} {}\n", r.name, r.description);
+    config::PluginDecl d(nullptr, prefix, r.name);
+    r.declare(d);
+    for (const auto& k : d.keys()) fmt::print("  {:<14}   parameter {}.{}\n", "", prefix, k);
+    for (const auto& st : d.stats()) fmt::print("  {:<14}   statistic {}\n", "", st.name);
+    for (const auto& st : d.ratios()) fmt::print("  {:<14}   statistic {} (ratio)\n", "", st.name);
+  };
+  auto family = [&](const char* title, const std::string& prefix,
+                    const std::vector<config::PluginInfo>& rows) {
     fmt::print("{} ({}.impl):\n", title, prefix);
-    for (const auto& r : rows) {
-      fmt::print("  {:<14} {}\n", r.name, r.description);
-      config::PluginDecl d(nullptr, prefix, r.name);
-      r.declare(d);
-      for (const auto& k : d.keys()) fmt::print("  {:<14}   parameter {}.{}\n", "", prefix, k);
-      for (const auto& st : d.stats()) fmt::print("  {:<14}   statistic {}\n", "", st.name);
-    }
+    for (const auto& r : rows) plugin(r, prefix);
   };
   family("issue policies", sched::kSchedulerPrefix, sched::schedulers());
   family("fetch policies", sched::kFetchPrefix, sched::fetch_policies());
   family("reconvergence units", simt::kConfigPrefix, simt::reconvergence_units());
   family("CTA dispatchers", gpu::kDispatchPrefix, gpu::cta_dispatchers());
+  // Memory-side units: each placed by its own keys (mem.NAME.*), several at once.
+  fmt::print("memory-side units (mem.NAME.*, statistics in memory.NAME):\n");
+  for (const auto& r : mem::mem_units()) plugin(r, mem::mem_unit_prefix(r.name));
   return 0;
 }
 

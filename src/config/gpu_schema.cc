@@ -202,7 +202,7 @@ void add_memory(Schema& s) {
 
 constexpr const char* kGtx480Cfg = "GPGPU-Sim 3.x SM2_GTX480/gpgpusim.config";
 
-void add_hierarchy(Schema& s) {
+void add_hierarchy(Schema& s, void (*add_mem_units)(Schema&)) {
   s.add_int("mem.requests_per_sm", 32, 1, 1 << 20,
             "Warp memory instructions in flight per SM before the port refuses more",
             "estimate (as many as L1 MSHRs)")
@@ -307,44 +307,11 @@ void add_hierarchy(Schema& s) {
                 "GPGPU-Sim 4.2 -gpgpu_flush_l2_cache 0 in SM2_GTX480 and SM7_QV100 (the L2 is "
                 "not flushed between kernels; the L1 is, -gpgpu_flush_l1_cache 1)")
       .add_int("mem.l2.input_queue", 8, 1, 1 << 16, "Packets waiting at a slice's input",
-               "estimate (GPGPU-Sim -gpgpu_icnt_to_l2 queue 8)")
-      .add_int("mem.atomic.queue", 16, 1, 1 << 16, "Atomic packets waiting for a slice's unit",
-               "estimate")
-      .add_int("mem.atomic.ops_per_cycle", 1, 1, 64,
-               "Lane operations an atomic unit starts per "
-               "L2 cycle",
-               "NVIDIA Fermi whitepaper (atomics at L2, one per clock per unit); estimate")
-      .add_int("mem.atomic.same_address_interval", 4, 1, 100000,
-               "L2 cycles between two atomic operations on one address (its read-modify-write)",
-               "estimate (see docs/memory-calibration.md, same-address throughput)")
-      .add_int("mem.atomic.latency", 20, 1, 100000, "Atomic unit pipeline, L2 cycles", "estimate")
-      .add_bool("mem.atomic.l2_access", true,
-                "An atomic's reply also waits the L2 slice's access latency (mem.l2.latency), as "
-                "a load's reply does: the read-modify-write reads the line from the data array; "
-                "false: only the unit's pipeline (simtsync before 2026-11-29, which recorded "
-                "experiments pin)",
-                "GPGPU-Sim 4.2: every access entering an L2 slice, atomics included, waits "
-                "-gpgpu_l2_rop_latency; the atomic_chain probe (docs/results/correlation_gpgpusim/"
-                "probes.csv) took 155 cycles here against a 240-cycle DRAM load, 310 in GPGPU-Sim")
-      .add_choice("mem.lock_queue.mode", "off", {"off", "ideal", "bounded"},
-                  "Lock queuing in the memory partitions for lock instructions (simtsync_lock): "
-                  "a request for a held lock waits in a queue and gets the lock when it is "
-                  "released, instead of failing and being retried. `ideal`: unbounded, free "
-                  "queues (the thesis's model); `bounded`: mem.lock_queue.queues queues of "
-                  "mem.lock_queue.records records per partition, requests that find no room are "
-                  "turned away and back off, and queue records are read and written through "
-                  "the partition's L2 slice (and DRAM on a miss)",
-                  "seed 004 sec. 5.2.1, 6.3 (ideal); sec. 9.2.1 (bounded, future work)")
-      .add_int("mem.lock_queue.queues", 64, 1, 1 << 20,
-               "Bounded lock queuing: queues (lock words) per L2 slice", "estimate")
-      .add_int("mem.lock_queue.records", 32, 2, 1 << 20,
-               "Bounded lock queuing: records per queue, the holder's included", "estimate")
-      .add_int("mem.lock_queue.backoff", 100, 0, 1000000,
-               "Bounded lock queuing: L2 cycles a turned-away request's failure reply waits "
-               "before it leaves (the warp backs off before retrying)",
-               "estimate")
-      .add_int("mem.dram.banks", 16, 1, 1024, "DRAM banks per channel",
-               std::string(kGtx480Cfg) + " -gpgpu_dram_timing_opt nbk=16")
+               "estimate (GPGPU-Sim -gpgpu_icnt_to_l2 queue 8)");
+  // The memory-side units' keys (mem.atomic.*, mem.lock_queue.*, ...: mem_units.def).
+  if (add_mem_units) add_mem_units(s);
+  s.add_int("mem.dram.banks", 16, 1, 1024, "DRAM banks per channel",
+            std::string(kGtx480Cfg) + " -gpgpu_dram_timing_opt nbk=16")
       .add_int("mem.dram.row_bytes", 2048, 64, 1 << 24, "Bytes of one row of one bank", "estimate")
       .add_int("mem.dram.t_cl", 12, 1, 1000, "CAS latency, DRAM cycles",
                "GPGPU-Sim SM2_GTX480 CL=12")
@@ -461,7 +428,7 @@ void add_misc(Schema& s) {
 
 }  // namespace
 
-Schema build_gpu_schema(void (*add_families)(Schema&)) {
+Schema build_gpu_schema(void (*add_families)(Schema&), void (*add_mem_units)(Schema&)) {
   Schema s;
   add_gpu(s);
   add_sm_limits(s);
@@ -471,7 +438,7 @@ Schema build_gpu_schema(void (*add_families)(Schema&)) {
   add_units(s);
   add_latencies(s);
   add_memory(s);
-  add_hierarchy(s);
+  add_hierarchy(s, add_mem_units);
   add_energy_keys(s);
   add_misc(s);
   return s;

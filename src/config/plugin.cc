@@ -66,6 +66,19 @@ PluginDecl& PluginDecl::stat(const std::string& name, const std::string& descrip
   return *this;
 }
 
+PluginDecl& PluginDecl::ratio(const std::string& name, const std::string& numerator,
+                              const std::string& denominator, const std::string& description) {
+  auto declared = [&](const std::string& n) {
+    for (const auto& s : stats_)
+      if (s.name == n) return true;
+    return false;
+  };
+  if (!declared(numerator) || !declared(denominator))
+    plugin_bug(fmt::format("{}: ratio '{}' names a statistic not declared before it", impl_, name));
+  ratios_.push_back({name, numerator, denominator, description});
+  return *this;
+}
+
 PluginParams PluginParams::from(const Config& c, const std::string& prefix, DeclareFn declare,
                                 const std::string& impl) {
   PluginDecl d(nullptr, prefix, impl);

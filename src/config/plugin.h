@@ -30,6 +30,14 @@ struct StatDecl {
   StatSum sum = StatSum::kAdd;
 };
 
+// A derived statistic: the quotient of two of the plug-in's counters (0 when the denominator is),
+// computed after summing; it shows in JSON and CSV beside them.
+struct RatioDecl {
+  std::string name;
+  std::string numerator, denominator;  // names of declared counters
+  std::string description;
+};
+
 class PluginDecl {
  public:
   // Keys are declared as `prefix.name` in `schema` (null: only collect the names).
@@ -47,11 +55,14 @@ class PluginDecl {
                          const std::string& source);
   PluginDecl& stat(const std::string& name, const std::string& description,
                    StatSum sum = StatSum::kAdd);
+  PluginDecl& ratio(const std::string& name, const std::string& numerator,
+                    const std::string& denominator, const std::string& description);
 
   const std::string& impl() const { return impl_; }
   const std::string& prefix() const { return prefix_; }
   const std::vector<std::string>& keys() const { return keys_; }  // short names
   const std::vector<StatDecl>& stats() const { return stats_; }
+  const std::vector<RatioDecl>& ratios() const { return ratios_; }
 
  private:
   // Declares prefix.name unless it exists with the same type (plug-ins of one family may share
@@ -62,6 +73,7 @@ class PluginDecl {
   std::string prefix_, impl_;
   std::vector<std::string> keys_;
   std::vector<StatDecl> stats_;
+  std::vector<RatioDecl> ratios_;
 };
 
 using DeclareFn = void (*)(PluginDecl&);

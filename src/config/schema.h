@@ -53,8 +53,9 @@ class Schema {
 };
 
 // The fixed keys of the GPU model, with the plug-in families' keys (issue and fetch policies,
-// reconvergence units, CTA dispatchers) added by `add_families` after the SM front end.
-Schema build_gpu_schema(void (*add_families)(Schema&));
+// reconvergence units, CTA dispatchers) added by `add_families` after the SM front end, and the
+// memory-side units' keys by `add_mem_units` after the L2's.
+Schema build_gpu_schema(void (*add_families)(Schema&), void (*add_mem_units)(Schema&));
 // The energy model's keys (energy.*), part of the GPU schema (config/energy_schema.cc).
 void add_energy_keys(Schema& s);
 // The built-in schema of the GPU model, built once from the fixed keys and every plug-in

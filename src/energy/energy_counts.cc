@@ -57,7 +57,7 @@ EnergyCounts counts_from(const gpu::TimingTotals& t) {
     c.l2_misses = h.l2.misses;
     c.l2_writebacks = h.l2.writebacks;
     c.flits = h.icnt_request.flits + h.icnt_reply.flits;
-    c.atomic_ops = h.atomic.ops;
+    c.atomic_ops = mem::unit_stat(h, "atomic", "ops");
     c.dram_activates = h.dram.row_misses;
     c.dram_precharges = h.dram.precharges;
     c.dram_reads = h.dram.reads;

@@ -9,6 +9,17 @@ nlohmann::json plugin_json(const std::vector<config::StatDecl>& decl,
   return j;
 }
 
+nlohmann::json plugin_json(const std::vector<config::StatDecl>& decl,
+                           const std::vector<config::RatioDecl>& ratios,
+                           const std::vector<std::uint64_t>& values) {
+  nlohmann::json j = plugin_json(decl, values);
+  for (const auto& r : ratios) {
+    const double num = j.value(r.numerator, 0.0), den = j.value(r.denominator, 0.0);
+    j[r.name] = den != 0 ? num / den : 0.0;
+  }
+  return j;
+}
+
 std::string plugin_rows(const std::string& prefix, const std::vector<config::StatDecl>& decl,
                         const std::vector<std::uint64_t>& values) {
   std::string out;

@@ -53,6 +53,10 @@ std::string table_rows(const T& s, std::span<const StatField<T>> decl,
 // A plug-in's counters (in declaration order) as a JSON object and as table rows.
 nlohmann::json plugin_json(const std::vector<config::StatDecl>& decl,
                            const std::vector<std::uint64_t>& values);
+// The same, with the declared ratios of those counters after them.
+nlohmann::json plugin_json(const std::vector<config::StatDecl>& decl,
+                           const std::vector<config::RatioDecl>& ratios,
+                           const std::vector<std::uint64_t>& values);
 std::string plugin_rows(const std::string& prefix, const std::vector<config::StatDecl>& decl,
                         const std::vector<std::uint64_t>& values);
 

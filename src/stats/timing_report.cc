@@ -7,6 +7,7 @@
 
 #include "stats/declared.h"
 #include "stats/energy_report.h"
+#include "timing/mem/mem_unit_registry.h"
 #include "timing/sched/ddos.h"
 
 namespace simtsync::stats {
@@ -225,10 +226,9 @@ nlohmann::json hierarchy_json(const mem::HierarchyStats& h) {
   j["l1"] = cache(h.l1);
   j["const_cache"] = cache(h.const_cache);
   j["l2"] = cache(h.l2);
-  j["atomic_unit"] = to_json<mem::AtomicStats>(h.atomic, mem::kAtomicStatFields);
-  j["atomic_unit"]["avg_queue_wait"] = ratio(h.atomic.queue_wait_cycles, h.atomic.packets);
-  j["lock_queue"] = to_json<mem::LockQueueStats>(h.lock_queue, mem::kLockQueueStatFields);
-  j["lock_queue"]["avg_wait"] = ratio(h.lock_queue.wait_cycles, h.lock_queue.handovers);
+  // The memory-side units placed, each with its declared counters and ratios (mem_units.def).
+  for (const auto& u : h.units)
+    j[u.name] = plugin_json(mem::mem_unit_stats(u.name), mem::mem_unit_ratios(u.name), u.values);
   j["dram"] = to_json<mem::DramStats>(h.dram, mem::kDramStatFields);
   j["dram"]["row_hit_rate"] = ratio(h.dram.row_hits, h.dram.row_hits + h.dram.row_misses);
   j["dram"]["bandwidth_utilization"] = ratio(h.dram.bus_busy_cycles, h.dram.cycles);
@@ -350,8 +350,7 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
         "DRAM column accesses to an open row");
     row("dram.bandwidth", pct(m["dram"]["bandwidth_utilization"].get<double>()),
         "data-bus busy cycles / DRAM cycles, all channels");
-    row("atomic.avg_queue_wait",
-        fmt::format("{:.1f}", m["atomic_unit"]["avg_queue_wait"].get<double>()),
+    row("atomic.avg_queue_wait", fmt::format("{:.1f}", m["atomic"]["avg_queue_wait"].get<double>()),
         "L2 cycles an atomic packet waited for its L2 atomic unit");
     row("latency.l1/l2/dram",
         fmt::format("{:.0f}/{:.0f}/{:.0f}", m["avg_latency"]["l1_hit"].get<double>(),

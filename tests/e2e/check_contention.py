@@ -16,8 +16,8 @@ for buckets in (16, 4096):
     j = json.load(open(path))
     assert j["validated"]
     m = j["stats"]["gpu"]["memory"]
-    res[buckets] = (j["cycles"], m["atomic_unit"]["ops"], m["atomic_unit"]["queue_wait_cycles"],
-                    m["atomic_unit"]["address_stall_cycles"])
+    res[buckets] = (j["cycles"], m["atomic"]["ops"], m["atomic"]["queue_wait_cycles"],
+                    m["atomic"]["address_stall_cycles"])
     print(f"buckets={buckets}: cycles {res[buckets][0]}, atomic ops {res[buckets][1]}, "
           f"queue wait {res[buckets][2]}, address stalls {res[buckets][3]}")
 hi, lo = res[16], res[4096]

@@ -61,7 +61,7 @@ void TimingGpu::collect(const Launch& l, const func::LaunchResult& result) {
   sum.atomics = hs.requests[2];
   sum.transactions = hs.packets;
   sum.atomic_lane_ops = hs.atomic_lane_ops;
-  sum.atomic_wait_cycles = hs.atomic.queue_wait_cycles;
+  sum.atomic_wait_cycles = mem::unit_stat(hs, "atomic", "queue_wait_cycles");
   sum.refused = hs.refused;
   accumulate<mem::SimpleMemoryStats>(totals_.mem, sum, mem::kMemSummaryFields);
   totals_.has_hierarchy = true;

@@ -11,6 +11,7 @@
 #include "simt/registry.h"
 #include "timing/gpu/cta_dispatcher.h"
 #include "timing/gpu/timing_gpu.h"
+#include "timing/mem/mem_unit_registry.h"
 #include "timing/sched/i_fetch_policy.h"
 #include "timing/sched/i_warp_scheduler.h"
 
@@ -36,7 +37,7 @@ void add_families(Schema& s) {
 }  // namespace
 
 const Schema& gpu_schema() {
-  static const Schema s = build_gpu_schema(&add_families);
+  static const Schema s = build_gpu_schema(&add_families, &mem::declare_mem_units);
   return s;
 }
 
@@ -181,27 +182,12 @@ mem::HierarchyParams hierarchy_params_from(const config::Config& c, unsigned num
   h.l2.input_queue = u("mem.l2.input_queue");
   h.l2.global_set_index = c.get_string("mem.l2.set_index") == "global";
   h.l2.keep_across_launches = c.get_bool("mem.l2.keep_across_launches");
-  h.atomic.queue = u("mem.atomic.queue");
-  h.atomic.ops_per_cycle = u("mem.atomic.ops_per_cycle");
-  h.atomic.same_address_interval = u("mem.atomic.same_address_interval");
-  h.atomic.latency = u("mem.atomic.latency");
-  h.atomic.l2_access = c.get_bool("mem.atomic.l2_access") ? u("mem.l2.latency") : 0;
-  {
-    const std::string m = c.get_string("mem.lock_queue.mode");
-    h.lock_queue.mode = m == "ideal"     ? mem::LockQueueMode::kIdeal
-                        : m == "bounded" ? mem::LockQueueMode::kBounded
-                                         : mem::LockQueueMode::kOff;
-    h.lock_queue.queues = u("mem.lock_queue.queues");
-    h.lock_queue.records = u("mem.lock_queue.records");
-    h.lock_queue.backoff = u("mem.lock_queue.backoff");
-    h.lock_queue.line_bytes = u("mem.l2.line_bytes");
-    h.lock_queue.sector_bytes = u("mem.l1.sector_bytes");
-    if (h.lock_queue.mode != mem::LockQueueMode::kOff && !hierarchy)
-      throw usage_error(
-          fmt::format("key 'mem.lock_queue.mode': '{}' needs mem.model=hierarchy "
-                      "(lock queues live in the memory partitions)",
-                      m));
-  }
+  h.units = mem::mem_unit_choices(c);
+  if (c.get_string("mem.lock_queue.mode") != "off" && !hierarchy)
+    throw usage_error(
+        fmt::format("key 'mem.lock_queue.mode': '{}' needs mem.model=hierarchy "
+                    "(lock queues live in the memory partitions)",
+                    c.get_string("mem.lock_queue.mode")));
   mem::DramParams& d = h.dram;
   d.banks = u("mem.dram.banks");
   d.row_bytes = u("mem.dram.row_bytes");

@@ -80,7 +80,6 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   li.lock_bits = p_.sm.shared_lock_bits;
   li.max_call_depth = p_.watchdog.max_call_depth;
   li.reconvergence = &p_.reconvergence;
-  li.lock_queue = p_.hierarchy && p_.hier.lock_queue.mode != mem::LockQueueMode::kOff;
   Launch l(p_, prog, li);
   l.gmem = &mem;
   func::begin_grid(l.li, l.ctas, l.warps);  // CTAs are created as they are dispatched
@@ -93,13 +92,6 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
                       kernel.static_shared + dynamic_shared);
   const unsigned regs_per_thread = l.needs.registers / l.needs.threads;
 
-  // One executor per SM; the memory side performs a request with its SM's executor.
-  for (unsigned i = 0; i < p_.num_sms; ++i) {
-    l.executors.push_back(
-        std::make_unique<func::Executor>(prog, mem, l.li, l.warps, l.ctas, &l.shared));
-    l.executors.back()->set_listener(&l);
-    l.executors.back()->set_clock(&l.now);  // %clock64 reads the core cycle
-  }
   auto perform_of = [&l](const mem::MemRequest& r) -> func::Executor& {
     return *l.executors[static_cast<size_t>(r.sm)];
   };
@@ -124,6 +116,16 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
           ex.fold();  // serial: the launch totals are exact before the next SM phase
         });
     l.memory = l.simple.get();
+  }
+  // One executor per SM; the memory side performs a request with its SM's executor (looked up
+  // when it performs). Lock replies come back one lane at a time when a memory-side unit
+  // queues lock requests.
+  l.li.lock_queue = l.hier && l.hier->lock_queuing();
+  for (unsigned i = 0; i < p_.num_sms; ++i) {
+    l.executors.push_back(
+        std::make_unique<func::Executor>(prog, mem, l.li, l.warps, l.ctas, &l.shared));
+    l.executors.back()->set_listener(&l);
+    l.executors.back()->set_clock(&l.now);  // %clock64 reads the core cycle
   }
   l.step_log.reserve(p_.num_sms);  // the observers keep references into it
   for (unsigned i = 0; i < p_.num_sms; ++i) {

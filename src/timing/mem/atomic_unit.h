@@ -13,30 +13,11 @@
 #include <vector>
 
 #include "common/stat_table.h"
-#include "timing/mem/lock_queue.h"
+#include "timing/mem/i_mem_unit.h"
 #include "timing/mem/mem_params.h"
 #include "timing/mem/packet.h"
 
 namespace simtsync::mem {
-
-// What the unit asks of the rest of the simulator for each lane operation.
-class IAtomicLanes {
- public:
-  virtual ~IAtomicLanes() = default;
-  virtual Addr lane_address(const Packet& p, unsigned lane) const = 0;
-  // Applies one lane's operation; returns true when it succeeded (a compare-and-swap that
-  // swapped; every other operation succeeds). The outcome also lands in the request's access.
-  virtual bool perform_lane(const Packet& p, unsigned lane) = 0;
-  // Lock queuing (lock_queue.h): what the packet's instruction is (0: neither, 1: a lock
-  // instruction, 2: an unlock); a lane of `p` parked (its reply comes later, in a packet of its
-  // own); `p` needs no reply (every lane parked).
-  virtual int lock_kind(const Packet& p) const {
-    (void)p;
-    return 0;
-  }
-  virtual void parked(const Packet& p) { (void)p; }
-  virtual void dropped(const Packet& p) { (void)p; }
-};
 
 struct AtomicStats {
   std::uint64_t packets = 0, ops = 0;
@@ -55,31 +36,39 @@ inline constexpr StatField<AtomicStats> kAtomicStatFields[] = {
     SIMTSYNC_STAT_MAX(AtomicStats, max_queue, "longest queue seen"),
 };
 
-class AtomicUnit {
+// The unit executing atomics of one L2 slice (memory-side unit `atomic`, mem_units.def). A slice's
+// lock arbiter (the lock queue, when mem.lock_queue.mode is on) is consulted for the lane
+// operations of lock and unlock instructions.
+class AtomicUnit final : public IMemUnit {
  public:
-  AtomicUnit(const AtomicParams& p, IAtomicLanes& lanes,
-             const LockQueueParams& lq = LockQueueParams{});
+  AtomicUnit(const AtomicParams& p, IAtomicLanes& lanes, ILockArbiter* arbiter = nullptr);
 
-  bool can_accept() const { return !queue_.full(); }
-  bool push(const Packet& p, std::uint64_t now);
-  void tick(std::uint64_t now);  // one L2 cycle
-  bool has_reply(std::uint64_t now) const { return out_.ready(now) || backoff_.ready(now); }
-  Packet& front_reply(std::uint64_t now) {
+  unsigned intercepts() const override { return kInterceptAtomics; }
+  void attach(ILockArbiter* arbiter) override { locks_ = arbiter; }
+  bool can_accept() const override { return !queue_.full(); }
+  bool push(const Packet& p, std::uint64_t now) override;
+  void tick(std::uint64_t now) override;  // one L2 cycle
+  bool has_reply(std::uint64_t now) const override {
+    return out_.ready(now) || backoff_.ready(now);
+  }
+  Packet& front_reply(std::uint64_t now) override {
     return out_.ready(now) ? out_.front() : backoff_.front();
   }
-  void pop_reply(std::uint64_t now) { out_.ready(now) ? out_.pop() : backoff_.pop(); }
-  bool busy() const {
+  void pop_reply(std::uint64_t now) override { out_.ready(now) ? out_.pop() : backoff_.pop(); }
+  bool busy() const override {
     return !queue_.empty() || !out_.empty() || !grants_.empty() || !backoff_.empty() ||
            !record_out_.empty();
   }
   // Bounded lock queuing: the record reads and writes the unit makes, for the L2 slice, and the
   // slice's answer to a hand-over's record read (the hand-over may go).
-  bool has_record_op() const { return !record_out_.empty(); }
-  const Packet& front_record_op() const { return record_out_.front(); }
-  void pop_record_op() { record_out_.pop_front(); }
-  void record_read_done(const Packet& p, std::uint64_t now);
+  bool has_access() const override { return !record_out_.empty(); }
+  const Packet& front_access() const override { return record_out_.front(); }
+  void pop_access() override { record_out_.pop_front(); }
+  void access_done(const Packet& p, std::uint64_t now) override;
+  void collect(std::span<std::uint64_t> out) const override {
+    collect_stats<AtomicStats>(stats_, kAtomicStatFields, out);
+  }
   const AtomicStats& stats() const { return stats_; }
-  const LockQueueTable& lock_queues() const { return locks_; }
 
  private:
   struct Item {
@@ -97,8 +86,7 @@ class AtomicUnit {
   IAtomicLanes& lanes_;
   BoundedQueue<Item> queue_;
   DelayPipe<Packet> out_;
-  LockQueueParams lq_;
-  LockQueueTable locks_;
+  ILockArbiter* locks_ = nullptr;
   std::deque<Item> grants_;    // hand-overs, ahead of new requests (arrived: when they may go)
   DelayPipe<Packet> backoff_;  // replies of turned-away lock requests
   std::vector<RecordOp> ops_;  // scratch: record accesses of one lane operation

@@ -4,7 +4,7 @@
 
 namespace simtsync::mem {
 
-L2Slice::L2Slice(const L2Params& p, const AddressMap& map, IPerform& perf, AtomicUnit& atomics,
+L2Slice::L2Slice(const L2Params& p, const AddressMap& map, IPerform& perf, IMemUnit& atomics,
                  DramChannel& dram, unsigned slice)
     : p_(p),
       map_(map),
@@ -117,10 +117,20 @@ void L2Slice::tick(std::uint64_t now) {
   }
   if (input_.empty()) return;
   const Packet& p = input_.front();
+  // Units that intercept this kind of access may hold it at the head of the input.
+  const unsigned kind = p.kind == PacketKind::kLoad    ? unsigned{kInterceptReads}
+                        : p.kind == PacketKind::kStore ? unsigned{kInterceptWrites}
+                                                       : 0u;
+  if (!filters_.empty() && p.internal == 0)
+    for (IMemUnit* u : filters_)
+      if ((u->intercepts() & kind) && !u->admit(p, now)) return;
   if (!access(p, now)) {
     ++stats_.reservation_failures;
     return;
   }
+  if (!filters_.empty() && p.internal == 0)
+    for (IMemUnit* u : filters_)
+      if (u->intercepts() & kind) u->taken(p, now);
   stats_.count(p.kind);
   input_.pop();
 }

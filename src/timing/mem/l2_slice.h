@@ -14,11 +14,12 @@
 #include <cstdint>
 #include <deque>
 #include <iterator>
+#include <vector>
 
 #include "common/stat_table.h"
 #include "timing/mem/address_map.h"
-#include "timing/mem/atomic_unit.h"
 #include "timing/mem/dram.h"
+#include "timing/mem/i_mem_unit.h"
 #include "timing/mem/mshr.h"
 #include "timing/mem/tag_array.h"
 
@@ -73,8 +74,11 @@ inline void read_before_write(IPerform& perf, Packet& w, CacheStats& stats) {
 class L2Slice {
  public:
   // `slice`: this slice's index among the slices sharing `dram`.
-  L2Slice(const L2Params& p, const AddressMap& map, IPerform& perf, AtomicUnit& atomics,
+  // `atomics`: the memory-side unit that executes atomics.
+  L2Slice(const L2Params& p, const AddressMap& map, IPerform& perf, IMemUnit& atomics,
           DramChannel& dram, unsigned slice = 0);
+  // Memory-side units that intercept reads or writes entering the slice (IMemUnit::admit).
+  void set_filters(std::vector<IMemUnit*> units) { filters_ = std::move(units); }
 
   bool can_accept() const { return !input_.full(); }
   bool push(const Packet& p) { return input_.try_push(p); }
@@ -95,7 +99,8 @@ class L2Slice {
   L2Params p_;
   const AddressMap& map_;
   IPerform& perf_;
-  AtomicUnit& atomics_;
+  IMemUnit& atomics_;
+  std::vector<IMemUnit*> filters_;
   DramChannel& dram_;
   unsigned slice_;
   TagArray tags_;

@@ -101,4 +101,71 @@ const std::deque<LockRecord>* LockQueueTable::waiting(Addr addr) const {
   return it == table_.end() ? nullptr : &it->second.waiting;
 }
 
+// --- the memory-side unit `lock_queue` (mem_units.def) -------------------------------------------
+
+namespace {
+
+class LockQueueUnit final : public IMemUnit, public ILockArbiter {
+ public:
+  explicit LockQueueUnit(const LockQueueParams& p) : p_(p), table_(p) {}
+  unsigned intercepts() const override { return kInterceptLockRequests; }
+  ILockArbiter* lock_arbiter() override { return this; }
+  Admit lock(Addr addr, const Packet& p, unsigned lane, std::uint64_t now,
+             std::vector<RecordOp>* ops) override {
+    return table_.lock(addr, p, lane, now, ops);
+  }
+  void abandon(Addr addr) override { table_.abandon(addr); }
+  bool unlock(Addr addr, std::uint64_t now, Packet& next, std::vector<RecordOp>* ops) override {
+    LockRecord r;
+    if (!table_.unlock(addr, now, r, ops)) return false;
+    next = r.p;
+    return true;
+  }
+  bool records_in_memory() const override { return p_.mode == LockQueueMode::kBounded; }
+  unsigned backoff() const override { return p_.backoff; }
+  void collect(std::span<std::uint64_t> out) const override {
+    collect_stats<LockQueueStats>(table_.stats(), kLockQueueStatFields, out);
+  }
+
+ private:
+  LockQueueParams p_;
+  LockQueueTable table_;
+};
+
+}  // namespace
+
+std::unique_ptr<IMemUnit> make_lock_queue(const MemUnitContext&, const config::PluginParams& k) {
+  const std::string& m = k.get_string("mode");
+  if (m == "off") return nullptr;
+  LockQueueParams p;
+  p.mode = m == "ideal" ? LockQueueMode::kIdeal : LockQueueMode::kBounded;
+  p.queues = static_cast<unsigned>(k.get_int("queues"));
+  p.records = static_cast<unsigned>(k.get_int("records"));
+  p.backoff = static_cast<unsigned>(k.get_int("backoff"));
+  return std::make_unique<LockQueueUnit>(p);
+}
+
+void declare_lock_queue(config::PluginDecl& d) {
+  d.add_choice("mode", "off", {"off", "ideal", "bounded"},
+               "Lock queuing in the memory partitions for lock instructions (simtsync_lock): "
+               "a request for a held lock waits in a queue and gets the lock when it is "
+               "released, instead of failing and being retried. `ideal`: unbounded, free "
+               "queues (the thesis's model); `bounded`: mem.lock_queue.queues queues of "
+               "mem.lock_queue.records records per partition, requests that find no room are "
+               "turned away and back off, and queue records are read and written through "
+               "the partition's L2 slice (and DRAM on a miss)",
+               "seed 004 sec. 5.2.1, 6.3 (ideal); sec. 9.2.1 (bounded, future work)")
+      .add_int("queues", 64, 1, 1 << 20, "Bounded lock queuing: queues (lock words) per L2 slice",
+               "estimate")
+      .add_int("records", 32, 2, 1 << 20,
+               "Bounded lock queuing: records per queue, the holder's included", "estimate")
+      .add_int("backoff", 100, 0, 1000000,
+               "Bounded lock queuing: L2 cycles a turned-away request's failure reply waits "
+               "before it leaves (the warp backs off before retrying)",
+               "estimate");
+  declare_stats<LockQueueStats>(d, kLockQueueStatFields);
+  d.ratio("avg_wait", "wait_cycles", "handovers",
+          "L2 cycles a parked request waited for its lock, on average");
+}
+
 }  // namespace simtsync::mem

@@ -1,4 +1,5 @@
-// Lock queuing in a memory partition (seed 004 sec. 5.2.1, 6.3): a table of queues, one per
+// Lock queuing in a memory partition (seed 004 sec. 5.2.1, 6.3; memory-side unit `lock_queue`,
+// the lock arbiter of each slice's atomic unit): a table of queues, one per
 // held lock word, each a list of lock requests (records) with the holder's at its head. A lock
 // request for a word without a queue creates one and proceeds (its compare-and-swap takes the
 // lock); one for a word with a queue parks at its tail instead of failing and being retried. An
@@ -23,6 +24,7 @@
 
 #include "common/stat_table.h"
 #include "common/types.h"
+#include "timing/mem/i_mem_unit.h"
 #include "timing/mem/mem_params.h"
 #include "timing/mem/packet.h"
 
@@ -70,12 +72,6 @@ struct LockRecord {
   std::uint32_t slot = 0;  // its record in memory (address kRecordBase + 8 x slot)
 };
 
-// A read or write of a queue record in memory (bounded mode sends them through the L2 slice).
-struct RecordOp {
-  Addr addr = 0;
-  bool write = true;
-};
-
 // Queue records live in a region of memory of their own (8 bytes each: a thread id and a next
 // pointer), cached in the partition's L2 slice.
 inline constexpr Addr kRecordBase = Addr{1} << 58;
@@ -84,7 +80,7 @@ class LockQueueTable {
  public:
   explicit LockQueueTable(const LockQueueParams& p) : p_(p) {}
 
-  enum class Admit : std::uint8_t { kProceed, kParked, kTurnedAway };
+  using Admit = ILockArbiter::Admit;
   // A lock request for `addr` from lane `lane` of `p`. The record writes it makes are appended
   // to `ops` (when not null): the new record, and the old tail's next pointer when it parks.
   Admit lock(Addr addr, const Packet& p, unsigned lane, std::uint64_t now,

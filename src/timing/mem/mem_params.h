@@ -4,8 +4,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/plugin.h"
 
 namespace simtsync::mem {
+
+class IMemUnit;
+struct MemUnitContext;
 
 struct CacheGeometry {
   unsigned bytes = 16384;  // capacity
@@ -63,6 +71,8 @@ struct AtomicParams {                  // mem.atomic.* (one unit per L2 slice)
   unsigned latency = 20;               // mem.atomic.latency: unit pipeline, L2 cycles
   unsigned l2_access = 0;              // mem.atomic.l2_access: the slice's access latency
                                        // (mem.l2.latency) a reply also waits, as a load's does
+  unsigned line_bytes = 128;           // mem.l2.line_bytes and mem.l1.sector_bytes: the geometry of
+  unsigned sector_bytes = 32;          // lock-queue record accesses (bounded: through the L2 slice)
 };
 
 // Lock queuing in the memory partitions (lock_queue.h, seed 004 sec. 5.2).
@@ -73,8 +83,6 @@ struct LockQueueParams {  // mem.lock_queue.*
   unsigned queues = 64;        // bounded: queues per partition
   unsigned records = 32;       // bounded: records per queue
   unsigned backoff = 100;      // bounded: L2 cycles before a turned-away request's reply
-  unsigned line_bytes = 128;   // mem.l2.line_bytes and mem.l1.sector_bytes: the geometry of
-  unsigned sector_bytes = 32;  // the record accesses (bounded: they go through the L2 slice)
 };
 
 struct DramParams {  // mem.dram.* (one channel per memory partition, shared by its L2 slices)
@@ -106,17 +114,25 @@ struct SharedMemParams {  // sm.shared.* (per SM)
   unsigned lock_bits = 1024;  // lock unit of shared-memory atomics (seed 001 sec. 3.2)
 };
 
+// A memory-side unit the config selects (i_mem_unit.h, mem_units.def): its row and its keys.
+struct MemUnitChoice {
+  std::string name;
+  std::unique_ptr<IMemUnit> (*make)(const MemUnitContext&, const config::PluginParams&) = nullptr;
+  config::PluginParams params;
+};
+
 struct HierarchyParams {
   unsigned num_sms = 15;
   L1Params l1;
   IcntParams icnt;
   L2Params l2;
-  AtomicParams atomic;
   DramParams dram;
   AddressMapParams map;
   ClockParams clock;
-  LockQueueParams lock_queue;   // mem.lock_queue.*
   unsigned request_slots = 64;  // mem.requests_per_sm: warp requests in flight per SM
+  // Memory-side units (mem.atomic.*, mem.lock_queue.*, ...), in mem_units.def's order; empty:
+  // every row with its declared defaults (unit tests).
+  std::vector<MemUnitChoice> units;
 };
 
 }  // namespace simtsync::mem

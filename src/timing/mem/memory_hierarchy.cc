@@ -1,10 +1,14 @@
 #include "timing/mem/memory_hierarchy.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 
+#include "common/error.h"
 #include "func/executor.h"
 #include "timing/mem/coalescer.h"
+#include "timing/mem/mem_unit_registry.h"
 
 namespace simtsync::mem {
 namespace {
@@ -13,6 +17,69 @@ inline constexpr Addr kConstBase = Addr{1} << 56;
 inline constexpr Addr kInstBase = Addr{1} << 57;
 
 }  // namespace
+
+MemoryPartition::MemoryPartition(const HierarchyParams& p, const AddressMap& map, IPerform& perf,
+                                 DramChannel& dram, unsigned slice, std::vector<Unit> units,
+                                 std::vector<std::unique_ptr<IMemUnit>> owned)
+    : owned_(std::move(owned)), units_(std::move(units)) {
+  IMemUnit* atomics = nullptr;
+  ILockArbiter* arbiter = nullptr;
+  std::vector<IMemUnit*> filters;
+  for (const Unit& u : units_) {
+    const unsigned m = u.unit->intercepts();
+    if (m & kInterceptAtomics) atomics = u.unit;
+    if (m & kInterceptLockRequests) arbiter = u.unit->lock_arbiter();
+    if (m & (kInterceptReads | kInterceptWrites)) filters.push_back(u.unit);
+  }
+  for (const Unit& u : units_) u.unit->attach(arbiter);
+  l2_ = std::make_unique<L2Slice>(p.l2, map, perf, *atomics, dram, slice);
+  l2_->set_filters(std::move(filters));
+}
+
+void MemoryHierarchy::place_units() {
+  const std::vector<MemUnitChoice> choices =
+      p_.units.empty() ? default_mem_unit_choices() : p_.units;
+  const unsigned spp = map_.slices_per_partition();
+  shared_units_.assign(choices.size() * map_.partitions(), {});
+  for (unsigned i = 0; i < map_.slices(); ++i) {
+    const unsigned part = map_.partition_of_slice(i);
+    std::vector<MemoryPartition::Unit> units;
+    std::vector<std::unique_ptr<IMemUnit>> owned;
+    unsigned atomics = 0, arbiters = 0;
+    for (unsigned r = 0; r < choices.size(); ++r) {
+      MemoryPartition::Unit& sh = shared_units_[part * choices.size() + r];
+      IMemUnit* u = sh.unit;
+      if (!u) {
+        std::unique_ptr<IMemUnit> made = choices[r].make(
+            MemUnitContext{p_, static_cast<IAtomicLanes*>(this), i}, choices[r].params);
+        if (!made) continue;
+        u = made.get();
+        if (made->placement() == MemPlacement::kPartition) {
+          // Built once, by the partition's first slice, with the partition's index.
+          made = choices[r].make(MemUnitContext{p_, static_cast<IAtomicLanes*>(this), part},
+                                 choices[r].params);
+          u = made.get();
+          sh = {r, u, true};
+          shared_owned_.push_back(std::move(made));
+        } else {
+          owned.push_back(std::move(made));
+        }
+      }
+      const unsigned m = u->intercepts();
+      atomics += (m & kInterceptAtomics) != 0;
+      arbiters += (m & kInterceptLockRequests) != 0;
+      lock_queuing_ |= (m & kInterceptLockRequests) != 0;
+      units.push_back({r, u, sh.unit == u});
+    }
+    if (atomics != 1 || arbiters > 1)
+      throw usage_error(fmt::format(
+          "memory-side units (mem_units.def): a slice needs exactly one unit that executes "
+          "atomics and at most one lock arbiter; slice {} has {} and {}",
+          i, atomics, arbiters));
+    parts_.push_back(std::make_unique<MemoryPartition>(p_, map_, *this, *channels_[part], i % spp,
+                                                       std::move(units), std::move(owned)));
+  }
+}
 
 MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
     : p_(p),
@@ -37,10 +104,7 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
   }
   for (unsigned c = 0; c < map_.partitions(); ++c)
     channels_.push_back(std::make_unique<DramChannel>(p.dram, map_.slices_per_partition()));
-  for (unsigned i = 0; i < map_.slices(); ++i)
-    parts_.push_back(std::make_unique<MemoryPartition>(p, map_, *this, *this,
-                                                       *channels_[map_.partition_of_slice(i)],
-                                                       i % map_.slices_per_partition()));
+  place_units();
 }
 
 MemoryHierarchy::~MemoryHierarchy() = default;
@@ -215,7 +279,7 @@ void MemoryHierarchy::complete(const Packet& p, Cycle now) {
     // Lock queuing: the lanes of a lock instruction answered now reach the warp at once (seed
     // 004 sec. 6.3): a lane that took its lock must not wait for a warp-mate's queued request
     // (which may wait for a lock another warp's waiting lane holds).
-    if (p_.lock_queue.mode == LockQueueMode::kOff || lock_kind(p) != 1) return;
+    if (!lock_queuing_ || lock_kind(p) != 1) return;
     if (p.lanes != 0) {
       MemRequest part = q.r;
       part.lanes = p.lanes;
@@ -345,8 +409,10 @@ void MemoryHierarchy::tick(Cycle now) {
   }
   tick_core(now);
   while (icnt_clk_.advance(t)) tick_icnt(icnt_clk_.cycle());
-  while (l2_clk_.advance(t))
+  while (l2_clk_.advance(t)) {
     for (auto& mp : parts_) mp->tick_l2(l2_clk_.cycle());
+    for (const auto& u : shared_owned_) u->tick(l2_clk_.cycle());
+  }
   while (dram_clk_.advance(t))
     for (auto& ch : channels_) ch->tick(dram_clk_.cycle());
 }
@@ -354,7 +420,7 @@ void MemoryHierarchy::tick(Cycle now) {
 bool MemoryHierarchy::quiet() const {
   if (outstanding_ != 0 || req_net_.busy() || rep_net_.busy()) return false;
   for (const auto& mp : parts_)
-    if (mp->busy()) return false;
+    if (mp->busy()) return false;  // the partitions' shared units included
   for (const auto& ch : channels_)
     if (ch->busy()) return false;  // write-backs still draining
   return true;
@@ -370,11 +436,21 @@ namespace {
 void add_cache(CacheStats& a, const CacheStats& b) {
   simtsync::accumulate<CacheStats>(a, b, kCacheStatFields);
 }
-void add_atomic(AtomicStats& a, const AtomicStats& b) {
-  simtsync::accumulate<AtomicStats>(a, b, kAtomicStatFields);
-}
-void add_lock_queue(LockQueueStats& a, const LockQueueStats& b) {
-  simtsync::accumulate<LockQueueStats>(a, b, kLockQueueStatFields);
+// Unit `name`'s counters in `h` (added when missing, in table order).
+HierarchyStats::Unit& unit_of(HierarchyStats& h, const std::string& name) {
+  for (auto& u : h.units)
+    if (u.name == name) return u;
+  const auto& rows = mem_units();
+  std::size_t at = 0;
+  auto rank = [&](const std::string& n) {
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (rows[i].name == n) return i;
+    return rows.size();
+  };
+  while (at < h.units.size() && rank(h.units[at].name) < rank(name)) ++at;
+  auto it = h.units.insert(h.units.begin() + static_cast<std::ptrdiff_t>(at),
+                           {name, std::vector<std::uint64_t>(mem_unit_stats(name).size(), 0)});
+  return *it;
 }
 void add_dram(DramStats& a, const DramStats& b) {
   simtsync::accumulate<DramStats>(a, b, kDramStatFields);
@@ -389,12 +465,22 @@ void accumulate(HierarchyStats& a, const HierarchyStats& b) {
   add_cache(a.l1, b.l1);
   add_cache(a.const_cache, b.const_cache);
   add_cache(a.l2, b.l2);
-  add_atomic(a.atomic, b.atomic);
-  add_lock_queue(a.lock_queue, b.lock_queue);
+  for (const auto& u : b.units)
+    config::accumulate(unit_of(a, u.name).values, u.values, mem_unit_stats(u.name));
   add_dram(a.dram, b.dram);
   add_icnt(a.icnt_request, b.icnt_request);
   add_icnt(a.icnt_reply, b.icnt_reply);
   simtsync::accumulate<HierarchyStats>(a, b, kHierarchyStatFields);
+}
+
+std::uint64_t unit_stat(const HierarchyStats& h, const std::string& unit, const std::string& stat) {
+  for (const auto& u : h.units) {
+    if (u.name != unit) continue;
+    const auto& decl = mem_unit_stats(unit);
+    for (std::size_t i = 0; i < decl.size() && i < u.values.size(); ++i)
+      if (decl[i].name == stat) return u.values[i];
+  }
+  return 0;
 }
 
 HierarchyStats MemoryHierarchy::stats() const {
@@ -404,11 +490,21 @@ HierarchyStats MemoryHierarchy::stats() const {
     add_cache(h.l1, s.l1->stats());
     add_cache(h.const_cache, s.cc->stats());
   }
+  const std::vector<MemUnitChoice> rows = p_.units.empty() ? default_mem_unit_choices() : p_.units;
+  std::vector<std::uint64_t> v;
+  auto add_unit = [&](const MemoryPartition::Unit& u) {
+    const std::string& name = rows[u.row].name;
+    v.assign(mem_unit_stats(name).size(), 0);
+    u.unit->collect(v);
+    config::accumulate(unit_of(h, name).values, v, mem_unit_stats(name));
+  };
   for (const auto& mp : parts_) {
     add_cache(h.l2, mp->l2().stats());
-    add_atomic(h.atomic, mp->atomics().stats());
-    add_lock_queue(h.lock_queue, mp->atomics().lock_queues().stats());
+    for (const auto& u : mp->units())
+      if (!u.shared) add_unit(u);
   }
+  for (const auto& u : shared_units_)
+    if (u.unit) add_unit(u);
   for (const auto& ch : channels_) {
     DramStats d = ch->stats();
     d.cycles = 0;

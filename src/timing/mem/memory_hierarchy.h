@@ -13,6 +13,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "timing/mem/clock_domains.h"
@@ -25,8 +26,13 @@ namespace simtsync::mem {
 
 struct HierarchyStats {
   CacheStats l1, const_cache, l2;
-  AtomicStats atomic;
-  LockQueueStats lock_queue;
+  // The memory-side units' declared counters (i_mem_unit.h), summed over slices by declaration;
+  // one entry per unit placed, in mem_units.def's order.
+  struct Unit {
+    std::string name;
+    std::vector<std::uint64_t> values;
+  };
+  std::vector<Unit> units;
   DramStats dram;
   IcntStats icnt_request, icnt_reply;
   std::uint64_t requests[3] = {};  // warp requests: load, store, atomic
@@ -66,6 +72,8 @@ inline constexpr StatField<HierarchyStats> kHierarchyStatFields[] = {
 
 // Adds the counters of `b` to `a` (statistics over several launches).
 void accumulate(HierarchyStats& a, const HierarchyStats& b);
+// Counter `stat` of unit `unit` (0 when the unit was not placed).
+std::uint64_t unit_stat(const HierarchyStats& h, const std::string& unit, const std::string& stat);
 
 class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLanes {
  public:
@@ -95,6 +103,8 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   }
   Cycle next_event() const override;
   HierarchyStats stats() const;
+  // A unit intercepts the lane operations of lock instructions (lock queuing is on).
+  bool lock_queuing() const { return lock_queuing_; }
 
  private:
   struct Req {
@@ -128,6 +138,8 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   void parked(const Packet& p) override;
   void dropped(const Packet& p) override;
   void complete(const Packet& p, Cycle now);
+  // Builds the memory-side units the config selects (i_mem_unit.h) and the slices around them.
+  void place_units();
   // Enters the SM's accepted requests into the shared request table and counters.
   void commit_sm(SmSide& s);
   unsigned request_bytes(const Packet& p) const;
@@ -143,6 +155,10 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   std::vector<SmSide> sms_;
   std::vector<std::unique_ptr<DramChannel>> channels_;   // one per memory partition
   std::vector<std::unique_ptr<MemoryPartition>> parts_;  // one per L2 slice
+  // Memory-side units shared by a partition's slices (MemPlacement::kPartition), by row.
+  std::vector<MemoryPartition::Unit> shared_units_;
+  std::vector<std::unique_ptr<IMemUnit>> shared_owned_;
+  bool lock_queuing_ = false;
   Crossbar req_net_, rep_net_;
   ClockDomain core_clk_, icnt_clk_, l2_clk_, dram_clk_;
   std::vector<Req> reqs_;

@@ -1,9 +1,13 @@
-// One L2 slice of a memory partition with its atomic unit, in front of the partition's DRAM
+// One L2 slice of a memory partition with its memory-side units (i_mem_unit.h: the atomic unit,
+// the lock queue when it is on, any other the config places), in front of the partition's DRAM
 // channel (owned by the hierarchy; a partition's slices share it, mem.l2.slices_per_partition,
-// GPGPU-Sim's sub-partitions). The slice and the atomic unit run on the L2 clock, the channel
-// on the DRAM clock; replies leave through the slice's own port to the interconnect (L2 hits,
-// fills and acknowledgements first, then atomic replies).
+// GPGPU-Sim's sub-partitions). The slice and its units run on the L2 clock, the channel on the
+// DRAM clock; replies leave through the slice's own port to the interconnect (L2 hits, fills
+// and acknowledgements first, then the units' replies in table order).
 #pragma once
+
+#include <memory>
+#include <vector>
 
 #include "timing/mem/l2_slice.h"
 
@@ -11,47 +15,73 @@ namespace simtsync::mem {
 
 class MemoryPartition {
  public:
-  // `slice`: the slice's index within its partition.
+  // A unit of this slice: its row in mem_units.def, and the instance (owned here, or shared with
+  // the partition's other slices and owned by the hierarchy).
+  struct Unit {
+    unsigned row = 0;
+    IMemUnit* unit = nullptr;
+    bool shared = false;
+  };
+  // `slice`: the slice's index within its partition. `units`: the slice's units in table order
+  // (`owned` holds those that are its own); exactly one intercepts atomics.
   MemoryPartition(const HierarchyParams& p, const AddressMap& map, IPerform& perf,
-                  IAtomicLanes& lanes, DramChannel& dram, unsigned slice)
-      : atomics_(p.atomic, lanes, p.lock_queue), l2_(p.l2, map, perf, atomics_, dram, slice) {}
+                  DramChannel& dram, unsigned slice, std::vector<Unit> units,
+                  std::vector<std::unique_ptr<IMemUnit>> owned);
 
-  L2Slice& l2() { return l2_; }
-  AtomicUnit& atomics() { return atomics_; }
-  const L2Slice& l2() const { return l2_; }
-  const AtomicUnit& atomics() const { return atomics_; }
+  L2Slice& l2() { return *l2_; }
+  const L2Slice& l2() const { return *l2_; }
+  const std::vector<Unit>& units() const { return units_; }
 
   void tick_l2(std::uint64_t now) {
-    // Lock-queue records (bounded queuing) go through the slice like any access.
-    while (atomics_.has_record_op() && l2_.can_accept()) {
-      l2_.push(atomics_.front_record_op());
-      atomics_.pop_record_op();
+    // The units' own accesses (lock-queue records) go through the slice like any access.
+    for (std::size_t i = 0; i < units_.size(); ++i) {
+      IMemUnit& u = *units_[i].unit;
+      while (u.has_access() && l2_->can_accept()) {
+        Packet a = u.front_access();
+        a.origin = static_cast<std::uint8_t>(i);
+        l2_->push(a);
+        u.pop_access();
+      }
     }
-    l2_.tick(now);
-    atomics_.tick(now);
+    l2_->tick(now);
+    for (const Unit& u : units_)
+      if (!u.shared) u.unit->tick(now);  // a partition's shared units tick in the hierarchy
   }
-  bool busy() const { return l2_.busy() || atomics_.busy(); }
+  bool busy() const {
+    if (l2_->busy()) return true;
+    for (const Unit& u : units_)
+      if (u.unit->busy()) return true;
+    return false;
+  }
   // The next reply ready to enter the interconnect, if any.
   Packet* reply(std::uint64_t l2_now) {
-    // The slice's answers to the partition's own record accesses stay here.
-    while (l2_.has_reply(l2_now) && l2_.front_reply().internal != 0) {
-      if (l2_.front_reply().internal == 2) atomics_.record_read_done(l2_.front_reply(), l2_now);
-      l2_.pop_reply();
+    // The slice's answers to the units' own accesses stay here.
+    while (l2_->has_reply(l2_now) && l2_->front_reply().internal != 0) {
+      const Packet& r = l2_->front_reply();
+      units_[r.origin].unit->access_done(r, l2_now);
+      l2_->pop_reply();
     }
-    if (l2_.has_reply(l2_now)) return &l2_.front_reply();
-    if (atomics_.has_reply(l2_now)) return &atomics_.front_reply(l2_now);
+    if (l2_->has_reply(l2_now)) return &l2_->front_reply();
+    for (const Unit& u : units_)
+      if (u.unit->has_reply(l2_now)) return &u.unit->front_reply(l2_now);
     return nullptr;
   }
   void pop_reply(std::uint64_t l2_now) {
-    if (l2_.has_reply(l2_now))
-      l2_.pop_reply();
-    else
-      atomics_.pop_reply(l2_now);
+    if (l2_->has_reply(l2_now)) {
+      l2_->pop_reply();
+      return;
+    }
+    for (const Unit& u : units_)
+      if (u.unit->has_reply(l2_now)) {
+        u.unit->pop_reply(l2_now);
+        return;
+      }
   }
 
  private:
-  AtomicUnit atomics_;
-  L2Slice l2_;
+  std::vector<std::unique_ptr<IMemUnit>> owned_;
+  std::vector<Unit> units_;
+  std::unique_ptr<L2Slice> l2_;
 };
 
 }  // namespace simtsync::mem

@@ -28,6 +28,7 @@ struct Packet {
   // A lock-queue record access the partition makes itself (never leaves it): 1 a record write,
   // 2 the record read of a hand-over (req: the hand-over's token).
   std::uint8_t internal = 0;
+  std::uint8_t origin = 0;  // internal: the slice's unit that made it (its index there)
   std::uint8_t fill = 0;   // 1: the fill of an L1 miss, 2: of a constant-cache miss
   std::uint8_t level = 0;  // where it was served: 0 L1, 1 L2, 2 DRAM (statistics)
   // A load whose lanes already read memory: a write to its line was about to pass it while it

@@ -188,17 +188,17 @@ TEST(LockInstructions, TimingRetriesUntilEveryThreadIsThrough) {
   const CountRun r = run_timing(gtx480({}));
   expect_counted(r);
   EXPECT_GT(r.result.stats.lock_retries, 0u);
-  EXPECT_EQ(r.totals.hier.lock_queue.parked, 0u);
+  EXPECT_EQ(mem::unit_stat(r.totals.hier, "lock_queue", "parked"), 0u);
 }
 
 TEST(LockInstructions, IdealQueuingParksRequestsAndWritesLess) {
   const CountRun plain = run_timing(gtx480({}));
   const CountRun queued = run_timing(gtx480({{"mem.lock_queue.mode", "ideal"}}));
   expect_counted(queued);
-  const auto& q = queued.totals.hier.lock_queue;
-  EXPECT_GT(q.parked, 0u);
-  EXPECT_EQ(q.handovers, q.parked);
-  EXPECT_EQ(q.turned_away, 0u);
+  auto q = [&](const char* stat) { return mem::unit_stat(queued.totals.hier, "lock_queue", stat); };
+  EXPECT_GT(q("parked"), 0u);
+  EXPECT_EQ(q("handovers"), q("parked"));
+  EXPECT_EQ(q("turned_away"), 0u);
   // A parked request never fails: every request performed at memory takes its lock.
   EXPECT_EQ(queued.result.stats.lock_requests, queued.result.stats.lock_acquired);
   EXPECT_LT(queued.result.stats.lock_requests, plain.result.stats.lock_requests);
@@ -209,10 +209,10 @@ TEST(LockInstructions, BoundedQueuesTurnAwayAndStillFinish) {
                                         {"mem.lock_queue.queues", "1"},
                                         {"mem.lock_queue.records", "2"}}));
   expect_counted(r);
-  EXPECT_GT(r.totals.hier.lock_queue.turned_away, 0u);
-  EXPECT_GT(r.totals.hier.lock_queue.parked, 0u);
-  EXPECT_LE(r.totals.hier.lock_queue.peak_queues, 1u);
-  EXPECT_LE(r.totals.hier.lock_queue.peak_records, 2u);
+  EXPECT_GT(mem::unit_stat(r.totals.hier, "lock_queue", "turned_away"), 0u);
+  EXPECT_GT(mem::unit_stat(r.totals.hier, "lock_queue", "parked"), 0u);
+  EXPECT_LE(mem::unit_stat(r.totals.hier, "lock_queue", "peak_queues"), 1u);
+  EXPECT_LE(mem::unit_stat(r.totals.hier, "lock_queue", "peak_records"), 2u);
 }
 
 TEST(LockInstructions, BoundedQueueRecordsGoThroughL2) {
@@ -221,13 +221,15 @@ TEST(LockInstructions, BoundedQueueRecordsGoThroughL2) {
   const CountRun ideal = run_timing(gtx480({{"mem.lock_queue.mode", "ideal"}}));
   const CountRun bounded = run_timing(gtx480({{"mem.lock_queue.mode", "bounded"}}));
   expect_counted(bounded);
-  const auto& q = bounded.totals.hier.lock_queue;
-  EXPECT_EQ(q.turned_away, 0u);  // 64 queues of 32 records are plenty here
+  auto q = [&](const char* stat) {
+    return mem::unit_stat(bounded.totals.hier, "lock_queue", stat);
+  };
+  EXPECT_EQ(q("turned_away"), 0u);  // 64 queues of 32 records are plenty here
   const auto& li = ideal.totals.hier.l2;
   const auto& lb = bounded.totals.hier.l2;
   // Creations write one record, parks two (the record and the tail's link), hand-overs read one.
-  EXPECT_EQ(lb.stores - li.stores, q.created + 2 * q.parked);
-  EXPECT_EQ(lb.loads - li.loads, q.handovers);
+  EXPECT_EQ(lb.stores - li.stores, q("created") + 2 * q("parked"));
+  EXPECT_EQ(lb.loads - li.loads, q("handovers"));
 }
 
 TEST(LockInstructions, RunsAreDeterministic) {
