@@ -21,7 +21,23 @@ struct StatField {
   unsigned count;             // 1: a scalar; otherwise an array with `labels`
   const char* const* labels;  // count names (arrays only)
   std::uint64_t* (*at)(T&);   // the first counter
+  bool shown = false;         // also a row of the run's text table (SIMTSYNC_STAT_SHOWN)
 };
+
+// A value derived from a struct's counters after they are summed (a rate, an average): declared
+// once beside the counters, it follows them into JSON and CSV. A dotted name ("avg_latency.l1")
+// nests one level in JSON.
+template <class T>
+struct StatDerived {
+  const char* name;
+  const char* description;
+  double (*value)(const T&);
+};
+
+// a / b, 0 when b is 0.
+inline double stat_ratio(std::uint64_t a, std::uint64_t b) {
+  return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
 
 // Adds (or maxes) every declared counter of `from` into `into`.
 template <class T>
@@ -36,12 +52,16 @@ void accumulate(T& into, const T& from, std::span<const StatField<T>> decl) {
 
 }  // namespace simtsync
 
-// Table rows: STAT(Struct, field, description) for a scalar counter, STAT_MAX for one that
-// keeps the maximum, STAT_ARRAY(Struct, field, labels, description) for an array.
+// Table rows: STAT(Struct, field, description) for a scalar counter, STAT_SHOWN for one that is
+// also a row of the text table, STAT_MAX for one that keeps the maximum,
+// STAT_ARRAY(Struct, field, labels, description) for an array (STAT_ARRAY_SHOWN: in the table).
 // clang-format off
 #define SIMTSYNC_STAT(T, f, desc)                                      \
   ::simtsync::StatField<T> { #f, desc, ::simtsync::StatSum::kAdd, 1, nullptr, \
                              [](T& s) { return &s.f; } }
+#define SIMTSYNC_STAT_SHOWN(T, f, desc)                                \
+  ::simtsync::StatField<T> { #f, desc, ::simtsync::StatSum::kAdd, 1, nullptr, \
+                             [](T& s) { return &s.f; }, true }
 #define SIMTSYNC_STAT_MAX(T, f, desc)                                  \
   ::simtsync::StatField<T> { #f, desc, ::simtsync::StatSum::kMax, 1, nullptr, \
                              [](T& s) { return &s.f; } }
@@ -49,5 +69,10 @@ void accumulate(T& into, const T& from, std::span<const StatField<T>> decl) {
   ::simtsync::StatField<T> {                                                                    \
     #f, desc, ::simtsync::StatSum::kAdd, static_cast<unsigned>(std::size(labels)), labels,      \
         [](T& s) { return &s.f[0]; }                                                            \
+  }
+#define SIMTSYNC_STAT_ARRAY_SHOWN(T, f, labels, desc)                                           \
+  ::simtsync::StatField<T> {                                                                    \
+    #f, desc, ::simtsync::StatSum::kAdd, static_cast<unsigned>(std::size(labels)), labels,      \
+        [](T& s) { return &s.f[0]; }, true                                                      \
   }
 // clang-format on

@@ -34,12 +34,30 @@ nlohmann::json to_json(const T& s, std::span<const StatField<T>> decl) {
   return j;
 }
 
-// One line per declared counter: name, value, description (arrays: one line per label).
+// The counters and the values derived from them (a dotted name nests one level).
+template <class T>
+nlohmann::json to_json(const T& s, std::span<const StatField<T>> decl,
+                       std::span<const StatDerived<T>> derived) {
+  nlohmann::json j = to_json(s, decl);
+  for (const auto& d : derived) {
+    const std::string name = d.name;
+    const auto dot = name.find('.');
+    if (dot == std::string::npos)
+      j[name] = d.value(s);
+    else
+      j[name.substr(0, dot)][name.substr(dot + 1)] = d.value(s);
+  }
+  return j;
+}
+
+// One line per declared counter: name, value, description (arrays: one line per label);
+// shown_only: only the counters marked for the text table (SIMTSYNC_STAT_SHOWN).
 template <class T>
 std::string table_rows(const T& s, std::span<const StatField<T>> decl,
-                       const std::string& prefix = "") {
+                       const std::string& prefix = "", bool shown_only = false) {
   std::string out;
   for (const auto& f : decl) {
+    if (shown_only && !f.shown) continue;
     const std::uint64_t* v = f.at(const_cast<T&>(s));
     for (unsigned i = 0; i < f.count; ++i) {
       const std::string name =

@@ -13,7 +13,6 @@
 namespace simtsync::stats {
 namespace {
 
-using sm::kUnitNames;
 
 sm::SchedStats sum_sched(const gpu::TimingTotals& t) {
   sm::SchedStats s;
@@ -97,6 +96,10 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
     sms.push_back(j);
   }
   g["sm"] = sms;
+  // Every SM counter summed over the SMs, by its declaration (sm_total).
+  sm::SmStats total;
+  for (const auto& s : t.sm) accumulate<sm::SmStats>(total, s, sm::kSmStatFields);
+  g["sm_total"] = to_json<sm::SmStats>(total, sm::kSmStatFields);
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : t.launches) {
     nlohmann::json j;
@@ -122,14 +125,7 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
     // a share of the warp-cycles of every phase (barrier_wait_fraction: seed 002's
     // barrier-intensity measure, exit points included, as in its Fig. 1); how often the
     // critical warp changes from one phase of a CTA to the next (Fig. 6).
-    sm::SmStats w;
-    for (const auto& s : t.sm) {
-      w.warp_phases += s.warp_phases, w.exit_phases += s.exit_phases;
-      w.rtru_ppm_sum += s.rtru_ppm_sum, w.rtru_ppm_max = std::max(w.rtru_ppm_max, s.rtru_ppm_max);
-      w.barrier_wait_cycles += s.barrier_wait_cycles, w.exit_wait_cycles += s.exit_wait_cycles;
-      w.phase_warp_cycles += s.phase_warp_cycles;
-      w.critical_pairs += s.critical_pairs, w.critical_changes += s.critical_changes;
-    }
+    const sm::SmStats& w = total;
     auto ratio = [](std::uint64_t a, std::uint64_t b) {
       return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
     };
@@ -149,11 +145,9 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
   }
   {
     // Synchronization status (stats.sync_status, seed 000 Fig. 2): attempts per lane.
-    std::uint64_t ls = 0, lfa = 0, lfe = 0, ws = 0, wf = 0;
-    for (const auto& s : t.sm) {
-      ls += s.sync_lock_success, lfa += s.sync_lock_fail_intra, lfe += s.sync_lock_fail_inter;
-      ws += s.sync_wait_success, wf += s.sync_wait_fail;
-    }
+    const std::uint64_t ls = total.sync_lock_success, lfa = total.sync_lock_fail_intra,
+                        lfe = total.sync_lock_fail_inter, ws = total.sync_wait_success,
+                        wf = total.sync_wait_fail;
     auto share = [](std::uint64_t a, std::uint64_t b) {
       return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
     };
@@ -204,46 +198,20 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
 }
 
 nlohmann::json hierarchy_json(const mem::HierarchyStats& h) {
-  // Raw counters from each component's declared table, plus the derived ratios.
-  auto ratio = [](std::uint64_t a, std::uint64_t b) {
-    return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
-  };
-  auto cache = [&](const mem::CacheStats& c) {
-    nlohmann::json j = to_json<mem::CacheStats>(c, mem::kCacheStatFields);
-    j["hit_rate"] = ratio(c.hits, c.hits + c.misses);
-    return j;
-  };
-  auto icnt = [&](const mem::IcntStats& n) {
-    nlohmann::json j = to_json<mem::IcntStats>(n, mem::kIcntStatFields);
-    j["avg_latency"] = ratio(n.latency_sum, n.packets);
-    return j;
-  };
-  nlohmann::json j;
-  j["requests"] = {{"loads", h.requests[0]}, {"stores", h.requests[1]}, {"atomics", h.requests[2]}};
-  j["transactions"] = h.packets;
-  j["refused"] = h.refused;
-  j["coalescer_busy_cycles"] = h.coalescer_busy_cycles;
-  j["l1"] = cache(h.l1);
-  j["const_cache"] = cache(h.const_cache);
-  j["l2"] = cache(h.l2);
+  // Every counter and derived value from the components' declared tables.
+  nlohmann::json j =
+      to_json<mem::HierarchyStats>(h, mem::kHierarchyStatFields, mem::kHierarchyDerived);
+  j["l1"] = to_json<mem::CacheStats>(h.l1, mem::kCacheStatFields, mem::kCacheDerived);
+  j["const_cache"] =
+      to_json<mem::CacheStats>(h.const_cache, mem::kCacheStatFields, mem::kCacheDerived);
+  j["l2"] = to_json<mem::CacheStats>(h.l2, mem::kCacheStatFields, mem::kCacheDerived);
   // The memory-side units placed, each with its declared counters and ratios (mem_units.def).
   for (const auto& u : h.units)
     j[u.name] = plugin_json(mem::mem_unit_stats(u.name), mem::mem_unit_ratios(u.name), u.values);
-  j["dram"] = to_json<mem::DramStats>(h.dram, mem::kDramStatFields);
-  j["dram"]["row_hit_rate"] = ratio(h.dram.row_hits, h.dram.row_hits + h.dram.row_misses);
-  j["dram"]["bandwidth_utilization"] = ratio(h.dram.bus_busy_cycles, h.dram.cycles);
-  j["dram"]["avg_read_latency"] = ratio(h.dram.latency_sum, h.dram.reads);
-  j["icnt_request"] = icnt(h.icnt_request);
-  j["icnt_reply"] = icnt(h.icnt_reply);
-  j["avg_latency"] = {{"l1_hit", ratio(h.latency_sum[0], h.latency_count[0])},
-                      {"l2_hit", ratio(h.latency_sum[1], h.latency_count[1])},
-                      {"dram", ratio(h.latency_sum[2], h.latency_count[2])}};
-  j["transactions_served"] = {
-      {"l1", h.latency_count[0]}, {"l2", h.latency_count[1]}, {"dram", h.latency_count[2]}};
-  j["clock_cycles"] = {{"core", h.core_cycles},
-                       {"icnt", h.icnt_cycles},
-                       {"l2", h.l2_cycles},
-                       {"dram", h.dram_cycles}};
+  j["dram"] = to_json<mem::DramStats>(h.dram, mem::kDramStatFields, mem::kDramDerived);
+  j["icnt_request"] =
+      to_json<mem::IcntStats>(h.icnt_request, mem::kIcntStatFields, mem::kIcntDerived);
+  j["icnt_reply"] = to_json<mem::IcntStats>(h.icnt_reply, mem::kIcntStatFields, mem::kIcntDerived);
   return j;
 }
 
@@ -280,19 +248,12 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
     out += fmt::format(
         "    {:<20} {:>16}  {:5.1f}%\n", sm::kStallNames[k], all.cycles[k],
         total ? 100.0 * static_cast<double>(all.cycles[k]) / static_cast<double>(total) : 0.0);
-  std::uint64_t busy[4] = {}, fills = 0, flushes = 0, acc = 0, miss = 0;
-  for (size_t i = 0; i < t.sm.size(); ++i) {
-    for (int u = 0; u < 4; ++u) busy[u] += t.sm[i].unit_busy[u];
-    fills += t.sm[i].ibuffer_fills;
-    flushes += t.sm[i].ibuffer_flushes;
-    acc += t.icache[i].accesses;
-    miss += t.icache[i].misses;
-  }
-  for (int u = 0; u < 4; ++u)
-    row(fmt::format("unit_busy.{}", kUnitNames[u]), fmt::format("{}", busy[u]),
-        "pipeline-cycles the unit class was occupied");
-  row("ibuffer_fills", fmt::format("{}", fills), "instructions fetched into I-buffers");
-  row("ibuffer_flushes", fmt::format("{}", flushes), "I-buffers emptied by control transfers");
+  // The SM counters marked for the table (SIMTSYNC_STAT_SHOWN), summed over the SMs.
+  sm::SmStats sms;
+  for (const auto& s : t.sm) accumulate<sm::SmStats>(sms, s, sm::kSmStatFields);
+  out += table_rows<sm::SmStats>(sms, sm::kSmStatFields, "", true);
+  std::uint64_t acc = 0, miss = 0;
+  for (const auto& c : t.icache) acc += c.accesses, miss += c.misses;
   row("icache_misses", fmt::format("{} / {}", miss, acc), "I-cache misses / accesses");
   row("mem.transactions", fmt::format("{}", t.mem.transactions), "coalesced memory transactions");
   row("mem.atomics", fmt::format("{}", t.mem.atomics),

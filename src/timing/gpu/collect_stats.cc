@@ -59,7 +59,7 @@ void TimingGpu::collect(const Launch& l, const func::LaunchResult& result) {
   sum.loads = hs.requests[0];
   sum.stores = hs.requests[1];
   sum.atomics = hs.requests[2];
-  sum.transactions = hs.packets;
+  sum.transactions = hs.transactions;
   sum.atomic_lane_ops = hs.atomic_lane_ops;
   sum.atomic_wait_cycles = mem::unit_stat(hs, "atomic", "queue_wait_cycles");
   sum.refused = hs.refused;

@@ -42,6 +42,14 @@ inline constexpr StatField<DramStats> kDramStatFields[] = {
     SIMTSYNC_STAT(DramStats, read_bytes, "bytes read on the data bus (whole bursts)"),
     SIMTSYNC_STAT(DramStats, write_bytes, "bytes written on the data bus (whole bursts)"),
 };
+inline constexpr StatDerived<DramStats> kDramDerived[] = {
+    {"row_hit_rate", "column accesses to an open row",
+     [](const DramStats& d) { return stat_ratio(d.row_hits, d.row_hits + d.row_misses); }},
+    {"bandwidth_utilization", "data-bus busy cycles / channel cycles",
+     [](const DramStats& d) { return stat_ratio(d.bus_busy_cycles, d.cycles); }},
+    {"avg_read_latency", "DRAM cycles from a read's arrival to its last beat, on average",
+     [](const DramStats& d) { return stat_ratio(d.latency_sum, d.reads); }},
+};
 
 class DramChannel {
  public:

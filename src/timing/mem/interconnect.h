@@ -32,6 +32,10 @@ inline constexpr StatField<IcntStats> kIcntStatFields[] = {
     SIMTSYNC_STAT(IcntStats, busy_output_cycles, "output-port cycles spent moving flits"),
     SIMTSYNC_STAT(IcntStats, latency_sum, "cycles from injection to ejection, summed"),
 };
+inline constexpr StatDerived<IcntStats> kIcntDerived[] = {
+    {"avg_latency", "cycles from injection to ejection, on average",
+     [](const IcntStats& n) { return stat_ratio(n.latency_sum, n.packets); }},
+};
 
 class Crossbar {
  public:

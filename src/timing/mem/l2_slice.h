@@ -61,6 +61,10 @@ inline constexpr StatField<CacheStats> kCacheStatFields[] = {
                   "loads waiting for a fill that read memory at once because a write to their "
                   "line was about to pass them (program order: a load never sees a later write)"),
 };
+inline constexpr StatDerived<CacheStats> kCacheDerived[] = {
+    {"hit_rate", "hits / (hits + misses)",
+     [](const CacheStats& c) { return stat_ratio(c.hits, c.hits + c.misses); }},
+};
 
 // A load waiting for a fill that a write to its line is about to pass reads memory now, so it
 // does not see the write (docs/memory-model.md); serving it later does not read again.

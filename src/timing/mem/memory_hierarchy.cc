@@ -191,7 +191,7 @@ void MemoryHierarchy::commit_sm(SmSide& s) {
         st_.atomic_lane_ops += pk.ops;
       }
     st_.requests[static_cast<int>(e.kind)]++;
-    st_.packets += npk;
+    st_.transactions += npk;
     q.remaining = static_cast<unsigned>(npk);
     ++outstanding_;
     if (npk == 0) {  // no active lane: nothing to move
@@ -271,7 +271,7 @@ void MemoryHierarchy::complete(const Packet& p, Cycle now) {
   if (p.lanes != 0) {
     const int lvl = std::min<int>(p.level, 2);
     st_.latency_sum[lvl] += now - p.born;
-    st_.latency_count[lvl]++;
+    st_.transactions_served[lvl]++;
   }
   if (p.grant) --q.parked;
   SmSide& s = sms_[static_cast<size_t>(q.r.sm)];
@@ -512,11 +512,11 @@ HierarchyStats MemoryHierarchy::stats() const {
   }
   h.icnt_request = req_net_.stats();
   h.icnt_reply = rep_net_.stats();
-  h.core_cycles = last_now_ + 1;
-  h.icnt_cycles = icnt_clk_.cycle();
-  h.l2_cycles = l2_clk_.cycle();
-  h.dram_cycles = dram_clk_.cycle();
-  h.dram.cycles = h.dram_cycles * channels_.size();
+  h.clock_cycles[0] = last_now_ + 1;
+  h.clock_cycles[1] = icnt_clk_.cycle();
+  h.clock_cycles[2] = l2_clk_.cycle();
+  h.clock_cycles[3] = dram_clk_.cycle();
+  h.dram.cycles = h.clock_cycles[3] * channels_.size();
   h.partitions = channels_.size();
   h.l2_slices = parts_.size();
   return h;

@@ -36,38 +36,51 @@ struct HierarchyStats {
   DramStats dram;
   IcntStats icnt_request, icnt_reply;
   std::uint64_t requests[3] = {};  // warp requests: load, store, atomic
-  std::uint64_t packets = 0;       // coalesced transactions
+  std::uint64_t transactions = 0;  // coalesced transactions (packets)
   std::uint64_t atomic_lane_ops = 0;
   std::uint64_t refused = 0;                // try_send refusals (the SM's port was busy)
   std::uint64_t coalescer_busy_cycles = 0;  // a request waited to enter L1 behind another
   // Packet round trip (core cycles, coalescer to completion) by where it was served.
-  std::uint64_t latency_sum[3] = {}, latency_count[3] = {};  // L1, L2, DRAM
-  std::uint64_t core_cycles = 0, icnt_cycles = 0, l2_cycles = 0, dram_cycles = 0;
-  std::uint64_t partitions = 0;  // DRAM channels
-  std::uint64_t l2_slices = 0;   // crossbar ports on the memory side
+  std::uint64_t latency_sum[3] = {}, transactions_served[3] = {};  // L1, L2, DRAM
+  std::uint64_t clock_cycles[4] = {};                              // core, interconnect, L2, DRAM
+  std::uint64_t partitions = 0;                                    // DRAM channels
+  std::uint64_t l2_slices = 0;  // crossbar ports on the memory side
 };
 
 inline constexpr const char* kReqKindNames[] = {"loads", "stores", "atomics"};
 inline constexpr const char* kLevelNames[] = {"l1", "l2", "dram"};
+inline constexpr const char* kClockNames[] = {"core", "icnt", "l2", "dram"};
 // The hierarchy's own counters; the per-component structs above have their own tables.
 inline constexpr StatField<HierarchyStats> kHierarchyStatFields[] = {
     SIMTSYNC_STAT_ARRAY(HierarchyStats, requests, kReqKindNames, "warp requests by kind"),
-    SIMTSYNC_STAT(HierarchyStats, packets, "coalesced transactions"),
+    SIMTSYNC_STAT(HierarchyStats, transactions, "coalesced transactions"),
     SIMTSYNC_STAT(HierarchyStats, atomic_lane_ops, "lane operations of atomics"),
     SIMTSYNC_STAT(HierarchyStats, refused, "try_send refusals (the SM's port was busy)"),
     SIMTSYNC_STAT(HierarchyStats, coalescer_busy_cycles,
                   "a request waited to enter L1 behind another"),
     SIMTSYNC_STAT_ARRAY(HierarchyStats, latency_sum, kLevelNames,
                         "transaction round trips by serving level, core cycles summed"),
-    SIMTSYNC_STAT_ARRAY(HierarchyStats, latency_count, kLevelNames,
+    SIMTSYNC_STAT_ARRAY(HierarchyStats, transactions_served, kLevelNames,
                         "transactions by serving level"),
-    SIMTSYNC_STAT(HierarchyStats, core_cycles, "core cycles"),
-    SIMTSYNC_STAT(HierarchyStats, icnt_cycles, "interconnect cycles"),
-    SIMTSYNC_STAT(HierarchyStats, l2_cycles, "L2 cycles"),
-    SIMTSYNC_STAT(HierarchyStats, dram_cycles, "DRAM cycles"),
+    SIMTSYNC_STAT_ARRAY(HierarchyStats, clock_cycles, kClockNames, "cycles of each clock domain"),
     SIMTSYNC_STAT_MAX(HierarchyStats, partitions, "memory partitions (DRAM channels)"),
     SIMTSYNC_STAT_MAX(HierarchyStats, l2_slices,
                       "L2 slices (each with a crossbar port and an atomic unit)"),
+};
+using HierarchyDerived = StatDerived<HierarchyStats>;
+inline constexpr HierarchyDerived kHierarchyDerived[] = {
+    {"avg_latency.l1_hit", "average round trip of an L1 hit, core cycles",
+     [](const HierarchyStats& h) {
+       return stat_ratio(h.latency_sum[0], h.transactions_served[0]);
+     }},
+    {"avg_latency.l2_hit", "average round trip of a transaction served by L2, core cycles",
+     [](const HierarchyStats& h) {
+       return stat_ratio(h.latency_sum[1], h.transactions_served[1]);
+     }},
+    {"avg_latency.dram", "average round trip of a transaction served by DRAM, core cycles",
+     [](const HierarchyStats& h) {
+       return stat_ratio(h.latency_sum[2], h.transactions_served[2]);
+     }},
 };
 
 // Adds the counters of `b` to `a` (statistics over several launches).

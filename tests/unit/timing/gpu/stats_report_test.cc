@@ -1,0 +1,75 @@
+// The statistics output follows the declarations: every declared SM counter reaches the GPU
+// totals (sm_total) summed as declared, the counters marked for the table (and only those) are
+// table rows, and every declared hierarchy counter and derived value is in the JSON.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "stats/timing_report.h"
+#include "timing/mem/mem_unit_registry.h"
+
+namespace simtsync::stats {
+namespace {
+
+// Two SMs whose counters are all distinct: SM i's k-th counter is (k + 1) * (i + 1).
+gpu::TimingTotals two_sms() {
+  gpu::TimingTotals t;
+  t.sm.resize(2);
+  t.icache.resize(2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    std::uint64_t k = 0;
+    for (const auto& f : sm::kSmStatFields) {
+      std::uint64_t* v = f.at(t.sm[i]);
+      for (unsigned e = 0; e < f.count; ++e) v[e] = (++k) * (i + 1);
+    }
+  }
+  return t;
+}
+
+TEST(StatsReport, EveryDeclaredSmCounterReachesTheTotalsAsDeclared) {
+  const gpu::TimingTotals t = two_sms();
+  const nlohmann::json j = timing_stats_json(t, 32)["sm_total"];
+  std::uint64_t k = 0;
+  for (const auto& f : sm::kSmStatFields)
+    for (unsigned e = 0; e < f.count; ++e) {
+      ++k;
+      const std::uint64_t want = f.sum == StatSum::kMax ? 2 * k : 3 * k;
+      const nlohmann::json& got = f.count == 1 ? j[f.name] : j[f.name][f.labels[e]];
+      EXPECT_EQ(got, want) << f.name;
+    }
+}
+
+TEST(StatsReport, OnlyTheMarkedSmCountersAreTableRows) {
+  const std::string table = timing_stats_table(two_sms(), 32);
+  unsigned shown = 0;
+  for (const auto& f : sm::kSmStatFields)
+    for (unsigned e = 0; e < f.count; ++e) {
+      const std::string name =
+          f.count == 1 ? std::string(f.name) : std::string(f.name) + "." + f.labels[e];
+      const bool row = table.find("\n  " + name + " ") != std::string::npos;
+      EXPECT_EQ(row, f.shown) << name;
+      shown += f.shown;
+    }
+  EXPECT_GT(shown, 0u);
+}
+
+TEST(StatsReport, HierarchyJsonHasEveryDeclaredCounterAndDerivedValue) {
+  mem::HierarchyStats h;
+  h.latency_sum[1] = 300;
+  h.transactions_served[1] = 4;
+  h.l2.hits = 3;
+  h.l2.misses = 1;
+  h.units.push_back(
+      {"atomic", std::vector<std::uint64_t>(mem::mem_unit_stats("atomic").size(), 2)});
+  const nlohmann::json j = hierarchy_json(h);
+  for (const auto& f : mem::kHierarchyStatFields) EXPECT_TRUE(j.contains(f.name)) << f.name;
+  EXPECT_DOUBLE_EQ(j["avg_latency"]["l2_hit"].get<double>(), 75.0);
+  EXPECT_DOUBLE_EQ(j["l2"]["hit_rate"].get<double>(), 0.75);
+  for (const char* d : {"row_hit_rate", "bandwidth_utilization", "avg_read_latency"})
+    EXPECT_TRUE(j["dram"].contains(d)) << d;
+  EXPECT_TRUE(j["icnt_reply"].contains("avg_latency"));
+  EXPECT_DOUBLE_EQ(j["atomic"]["avg_queue_wait"].get<double>(), 1.0);
+}
+
+}  // namespace
+}  // namespace simtsync::stats
