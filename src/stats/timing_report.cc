@@ -100,6 +100,11 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
   sm::SmStats total;
   for (const auto& s : t.sm) accumulate<sm::SmStats>(total, s, sm::kSmStatFields);
   g["sm_total"] = to_json<sm::SmStats>(total, sm::kSmStatFields);
+  // Likewise the schedulers' counters (sched_total) and the I-caches' (icache_total).
+  g["sched_total"] = to_json<sm::SchedStats>(all, sm::kSchedStatFields);
+  sm::ICacheStats ic;
+  for (const auto& c : t.icache) accumulate<sm::ICacheStats>(ic, c, sm::kICacheStatFields);
+  g["icache_total"] = to_json<sm::ICacheStats>(ic, sm::kICacheStatFields);
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : t.launches) {
     nlohmann::json j;

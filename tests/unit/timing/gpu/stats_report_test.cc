@@ -39,6 +39,18 @@ TEST(StatsReport, EveryDeclaredSmCounterReachesTheTotalsAsDeclared) {
     }
 }
 
+TEST(StatsReport, SchedulerAndICacheCountersHaveGpuTotals) {
+  gpu::TimingTotals t = two_sms();
+  for (std::size_t i = 0; i < 2; ++i) {
+    t.sm[i].sched.resize(2);
+    t.sm[i].sched[1].issued = 5 * (i + 1);
+    t.icache[i].misses = 7 * (i + 1);
+  }
+  const nlohmann::json j = timing_stats_json(t, 32);
+  EXPECT_EQ(j["sched_total"]["issued"], 15u);
+  EXPECT_EQ(j["icache_total"]["misses"], 21u);
+}
+
 TEST(StatsReport, OnlyTheMarkedSmCountersAreTableRows) {
   const std::string table = timing_stats_table(two_sms(), 32);
   unsigned shown = 0;
