@@ -93,9 +93,12 @@ def run(simtsync, workload, size, sets):
            "mshr_fail": find(gpu, "memory", "l1", "reservation_failures"),
            "l1_misses": find(gpu, "memory", "l1", "misses"),
            "stall_structural": find(gpu, "scheduler_cycles", "structural")}
-    for k in ("unit_splits", "unit_fifo_switches", "unit_delayed", "unit_timeouts",
-              "unit_table_bytes", "unit_st_spills", "unit_rt_spills"):
-        row[k] = fs.get(k, 0)
+    # The unit's declared statistics (stats.func.reconvergence.stats; none on the stack), in
+    # the results' unit_* columns.
+    unit = find(fs, "reconvergence", "stats", default={})
+    for k in ("splits", "fifo_switches", "delayed", "timeouts", "table_bytes", "st_spills",
+              "rt_spills"):
+        row[f"unit_{k}"] = unit.get(k, 0)
     if row["exit_code"] == 3 or "deadlock" in out or "livelock" in out:
         row["note"] = "watchdog"
     return row

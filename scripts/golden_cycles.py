@@ -7,7 +7,7 @@ the IPDOM stack, compared with (or written to) tests/golden/cycles_test_size.csv
     scripts/golden_cycles.py --update build/tools/simtsync     # rewrite the table
 
 The workloads, issue policies, fetch policies and reconvergence units are the ones `simtsync list`
-prints (its registries; an issue policy whose description starts with "test-only" is left out),
+prints (its registries; a plug-in whose description starts with "test-only" is left out),
 so a new workload or policy is covered without editing this script. Each runs as
 `simtsync run W --size test --mode timing --set sm.warp_scheduler.impl=P --json FILE` (default
 config gtx480, whose default scheduler is gto: the gto rows are also the default config). Rows
@@ -111,7 +111,8 @@ def config_defaults(binary, workload):
 
 def policy_sets(binary, workloads, families):
     """{policy column: [--set KEY=VALUE, ...]}: every issue policy but the test-only ones, then
-    gto+fetch_F and gto+UNIT for every fetch policy and unit but the config's default."""
+    gto+fetch_F and gto+UNIT for every fetch policy and unit but the config's default and the
+    test-only ones."""
     # A synchronization-free workload, so no workload default (lock_stack) shows in the dump.
     defaults = config_defaults(binary, "vecadd" if "vecadd" in workloads else workloads[0])
     out = {}
@@ -120,12 +121,12 @@ def policy_sets(binary, workloads, families):
             out[name] = [f"sm.warp_scheduler.impl={name}"]
     if "gto" not in out:
         sys.exit("golden_cycles: `simtsync list` has no gto issue policy")
-    for name, _ in families["fetch policies"]:
-        if name != defaults["sm.fetch_policy"]:
+    for name, desc in families["fetch policies"]:
+        if name != defaults["sm.fetch_policy"] and not desc.startswith("test-only"):
             out[f"gto+fetch_{name}"] = ["sm.warp_scheduler.impl=gto",
                                         f"sm.fetch_policy.impl={name}"]
-    for name, _ in families["reconvergence units"]:
-        if name != defaults["sm.reconvergence"]:
+    for name, desc in families["reconvergence units"]:
+        if name != defaults["sm.reconvergence"] and not desc.startswith("test-only"):
             out[f"gto+{name}"] = ["sm.warp_scheduler.impl=gto", f"sm.reconvergence.impl={name}"]
     for name, sets in EXTRA_VARIANTS.items():
         out[f"gto+{name}"] = ["sm.warp_scheduler.impl=gto", *sets]

@@ -1,13 +1,42 @@
 // Counters the functional model increments, declared once in kExecStatFields (summing, text,
-// JSON and CSV follow from it; derived values such as SIMD efficiency live in stats/).
+// JSON and CSV follow from it; derived values such as SIMD efficiency live in stats/), and the
+// reconvergence unit's counters, declared by the unit (UnitCounters).
 #pragma once
 
 #include <cstdint>
 #include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "common/stat_table.h"
+#include "config/plugin.h"
 
 namespace simtsync::func {
+
+// The statistics the selected reconvergence unit declares (sm.reconvergence.impl; its declare
+// function, config::PluginDecl::stat): its counters in declaration order, summed over warps and
+// launches as declared. Empty (no unit, no values) for a unit that declares none.
+struct UnitCounters {
+  std::string unit;
+  const std::vector<config::StatDecl>* decl = nullptr;  // the registry's, lives for ever
+  std::vector<std::uint64_t> values;
+
+  // The counter named `name`; 0 when the unit does not declare it.
+  std::uint64_t get(std::string_view name) const {
+    for (size_t i = 0; decl && i < decl->size() && i < values.size(); ++i)
+      if ((*decl)[i].name == name) return values[i];
+    return 0;
+  }
+};
+
+// Sums `from` into `into` as the declarations say; `into` takes the unit of `from` when it has
+// none yet (every launch of a run uses one unit).
+inline void accumulate(UnitCounters& into, const UnitCounters& from) {
+  if (from.values.empty()) return;
+  if (into.values.empty()) into.unit = from.unit, into.decl = from.decl;
+  config::accumulate(into.values, from.values, *into.decl);
+}
 
 struct ExecStats {
   std::uint64_t warp_instructions = 0;
@@ -34,24 +63,10 @@ struct ExecStats {
   std::uint64_t lock_retries = 0;         // ... that were retries from a lock-retry entry
   std::uint64_t lock_requests = 0;        // thread-level lock requests performed at memory
   std::uint64_t lock_acquired = 0;        // ... that took the lock
-  std::uint64_t lock_entry_pushes = 0;    // lock (L) entries pushed on the stack
   std::uint64_t unlock_instructions = 0;  // warp-level unlock issues
   std::uint64_t unlock_requests = 0;      // thread-level unlock requests performed at memory
-  // Split and reconvergence tables (multipath, aware: simt::UnitStats).
-  std::uint64_t unit_splits = 0;
-  std::uint64_t unit_reconverged = 0;
-  std::uint64_t unit_fifo_switches = 0;
-  std::uint64_t unit_delayed = 0;
-  std::uint64_t unit_timeouts = 0;
-  std::uint64_t unit_st_spills = 0;
-  std::uint64_t unit_st_fills = 0;
-  std::uint64_t unit_rt_spills = 0;
-  std::uint64_t unit_rt_fills = 0;
-  std::uint64_t unit_table_bytes = 0;
-  std::uint64_t unit_st_occ_0 = 0, unit_st_occ_1 = 0, unit_st_occ_2 = 0, unit_st_occ_3_4 = 0,
-                unit_st_occ_5_8 = 0, unit_st_occ_9_16 = 0, unit_st_occ_17_up = 0;
-  std::uint64_t unit_rt_occ_0 = 0, unit_rt_occ_1 = 0, unit_rt_occ_2 = 0, unit_rt_occ_3_4 = 0,
-                unit_rt_occ_5_8 = 0, unit_rt_occ_9_16 = 0, unit_rt_occ_17_up = 0;
+  // The reconvergence unit's own statistics (UnitCounters): not in kExecStatFields.
+  UnitCounters reconvergence;
 };
 
 #define S(f, d) SIMTSYNC_STAT(ExecStats, f, d)
@@ -79,61 +94,14 @@ inline constexpr StatField<ExecStats> kExecStatFields[] = {
     S(lock_retries, "warp-level lock instructions issued again from a lock-retry entry"),
     S(lock_requests, "thread-level lock requests performed at memory (compare-and-swap writes)"),
     S(lock_acquired, "thread-level lock requests that took the lock"),
-    S(lock_entry_pushes, "lock (L) entries pushed on the reconvergence stack"),
     S(unlock_instructions, "warp-level unlock instructions issued"),
     S(unlock_requests, "thread-level unlock requests performed at memory (exchange writes)"),
-    S(unit_splits, "warp splits created by divergent branches (split-table units)"),
-    S(unit_reconverged, "reconvergence-table entries whose threads all arrived"),
-    S(unit_fifo_switches, "times the running warp split changed to another split"),
-    S(unit_delayed, "divergent branches reconverging at a delayed (safe) point, not the IPDOM"),
-    S(unit_timeouts, "waiting threads split off a reconvergence point by the timeout"),
-    S(unit_st_spills, "split-table entries spilled to memory (virtualized tables)"),
-    S(unit_st_fills, "split-table entries filled from memory"),
-    S(unit_rt_spills, "reconvergence-table entries spilled to memory"),
-    S(unit_rt_fills, "reconvergence-table entries filled from memory"),
-    S(unit_table_bytes, "bytes of table spill and fill traffic (12 per ST, 16 per RT entry)"),
-    S(unit_st_occ_0, "instructions executed with 0 valid split-table entries"),
-    S(unit_st_occ_1, "instructions executed with 1 valid split-table entry"),
-    S(unit_st_occ_2, "instructions executed with 2 valid split-table entries"),
-    S(unit_st_occ_3_4, "instructions executed with 3-4 valid split-table entries"),
-    S(unit_st_occ_5_8, "instructions executed with 5-8 valid split-table entries"),
-    S(unit_st_occ_9_16, "instructions executed with 9-16 valid split-table entries"),
-    S(unit_st_occ_17_up, "instructions executed with 17 or more valid split-table entries"),
-    S(unit_rt_occ_0, "instructions executed with 0 valid reconvergence-table entries"),
-    S(unit_rt_occ_1, "instructions executed with 1 valid reconvergence-table entry"),
-    S(unit_rt_occ_2, "instructions executed with 2 valid reconvergence-table entries"),
-    S(unit_rt_occ_3_4, "instructions executed with 3-4 valid reconvergence-table entries"),
-    S(unit_rt_occ_5_8, "instructions executed with 5-8 valid reconvergence-table entries"),
-    S(unit_rt_occ_9_16, "instructions executed with 9-16 valid reconvergence-table entries"),
-    S(unit_rt_occ_17_up, "instructions executed with 17 or more valid reconvergence-table entries"),
 };
 #undef S
 
-// Adds a unit's table counters (simt::UnitStats, passed as its fields to keep func/ free of
-// simt/ in this header's users).
-template <class U>
-void add_unit_stats(ExecStats& s, const U& u) {
-  s.unit_splits += u.splits;
-  s.unit_reconverged += u.reconverged;
-  s.unit_fifo_switches += u.fifo_switches;
-  s.unit_delayed += u.delayed;
-  s.unit_timeouts += u.timeouts;
-  s.unit_st_spills += u.st_spills;
-  s.unit_st_fills += u.st_fills;
-  s.unit_rt_spills += u.rt_spills;
-  s.unit_rt_fills += u.rt_fills;
-  s.unit_table_bytes += u.table_bytes;
-  std::uint64_t* st[] = {&s.unit_st_occ_0,    &s.unit_st_occ_1,   &s.unit_st_occ_2,
-                         &s.unit_st_occ_3_4,  &s.unit_st_occ_5_8, &s.unit_st_occ_9_16,
-                         &s.unit_st_occ_17_up};
-  std::uint64_t* rt[] = {&s.unit_rt_occ_0,    &s.unit_rt_occ_1,   &s.unit_rt_occ_2,
-                         &s.unit_rt_occ_3_4,  &s.unit_rt_occ_5_8, &s.unit_rt_occ_9_16,
-                         &s.unit_rt_occ_17_up};
-  for (int b = 0; b < 7; ++b) *st[b] += u.st_occupancy[b], *rt[b] += u.rt_occupancy[b];
-}
-
 inline void accumulate(ExecStats& into, const ExecStats& from) {
   simtsync::accumulate<ExecStats>(into, from, kExecStatFields);
+  accumulate(into.reconvergence, from.reconvergence);
 }
 
 }  // namespace simtsync::func

@@ -20,6 +20,10 @@ Executor::Executor(const Program& prog, GlobalMemory& mem, const LaunchInfo& lau
       ctas_(ctas),
       shared_(shared ? shared : &own_shared_) {
   shared_->ledgers.push_back(&locks_);
+  const simt::UnitChoice* unit = launch.reconvergence;
+  if (unit && unit->stats && !unit->stats->empty())
+    stats_.reconvergence = {unit->impl, unit->stats,
+                            std::vector<std::uint64_t>(unit->stats->size(), 0)};
 }
 
 LockBitLedger ExecShared::merged_locks() const {
@@ -130,10 +134,12 @@ void Executor::finish_lanes(Warp& w, LaneMask m) {
   w.simt->exit(m);
   if (w.simt->finished() && w.state != WarpState::kFinished) {
     w.state = WarpState::kFinished;
-    stats_.lock_entry_pushes += w.simt->lock_entry_pushes();
-    simt::UnitStats us;
-    w.simt->collect(us);
-    add_unit_stats(stats_, us);
+    UnitCounters& u = stats_.reconvergence;
+    if (!u.values.empty()) {  // the unit declares statistics: sum its counters as declared
+      unit_counters_.assign(u.values.size(), 0);
+      w.simt->collect(unit_counters_);
+      config::accumulate(u.values, unit_counters_, *u.decl);
+    }
     ++progress_;
     Cta& c = ctas_[static_cast<size_t>(w.cta)];
     --c.live_warps;

@@ -243,6 +243,7 @@ class Executor {
   WarpTable& warps_;
   CtaTable& ctas_;
   ExecStats stats_;
+  std::vector<std::uint64_t> unit_counters_;  // a finished warp's unit counters (collect)
   std::vector<PrintfRecord> printf_;
   ExecShared own_shared_;
   ExecShared* shared_;

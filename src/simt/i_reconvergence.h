@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -83,41 +84,9 @@ struct MemoryReply {
   std::uint64_t tag = 0;
 };
 
-// Counters a unit with split and reconvergence tables keeps (the executor sums them over warps
-// into ExecStats' unit_* fields when a warp finishes). Occupancy is sampled once per executed
-// instruction, in buckets of valid entries: 0, 1, 2, 3-4, 5-8, 9-16, 17 and more.
-struct UnitStats {
-  static constexpr int kBuckets = 7;
-  static int bucket(std::size_t n) {
-    return n <= 2 ? static_cast<int>(n) : n <= 4 ? 3 : n <= 8 ? 4 : n <= 16 ? 5 : 6;
-  }
-  std::uint64_t splits = 0;         // ST entries created by divergent branches
-  std::uint64_t reconverged = 0;    // RT entries whose threads all arrived
-  std::uint64_t fifo_switches = 0;  // the running split changed to another one
-  std::uint64_t delayed = 0;        // divergent branches reconverging at a delayed point
-  std::uint64_t timeouts = 0;       // waiting threads split off by the timeout
-  std::uint64_t st_spills = 0, st_fills = 0, rt_spills = 0, rt_fills = 0;
-  std::uint64_t table_bytes = 0;  // spill and fill traffic
-  std::uint64_t st_occupancy[kBuckets] = {};
-  std::uint64_t rt_occupancy[kBuckets] = {};
-
-  void add(const UnitStats& o) {
-    splits += o.splits;
-    reconverged += o.reconverged;
-    fifo_switches += o.fifo_switches;
-    delayed += o.delayed;
-    timeouts += o.timeouts;
-    st_spills += o.st_spills;
-    st_fills += o.st_fills;
-    rt_spills += o.rt_spills;
-    rt_fills += o.rt_fills;
-    table_bytes += o.table_bytes;
-    for (int b = 0; b < kBuckets; ++b) {
-      st_occupancy[b] += o.st_occupancy[b];
-      rt_occupancy[b] += o.rt_occupancy[b];
-    }
-  }
-};
+// collect() for a unit that keeps its counters in an array in declaration order: copies them
+// into `out`. A count that differs from the unit's declarations is a simulator bug (throws).
+void put_counters(std::span<std::uint64_t> out, std::span<const std::uint64_t> counters);
 
 class IReconvergence {
  public:
@@ -216,10 +185,12 @@ class IReconvergence {
   virtual bool lock_semantics() const { return false; }
   // Something the unit did that a deadlock report should mention (empty: nothing).
   virtual std::string report_note() const { return ""; }
-  // Lock (L) entries pushed so far (statistics).
-  virtual std::uint64_t lock_entry_pushes() const { return 0; }
-  // Adds the unit's table counters (statistics; nothing for a stack).
-  virtual void collect(UnitStats& into) const { (void)into; }
+  // Statistics. A unit declares its counters once, in its declare function
+  // (config::PluginDecl::stat), and keeps them itself in declaration order. When the warp
+  // finishes, the executor hands it `out`, zeroed and sized from those declarations, to write
+  // them into, and sums them over warps as declared (config::accumulate). A unit that declares
+  // none is never asked: no cost per warp.
+  virtual void collect(std::span<std::uint64_t> out) const { (void)out; }
   virtual LockSend lock_sent(Pc pc) {
     (void)pc;
     return kNoLockUnit;

@@ -1,5 +1,10 @@
 #include "simt/registry.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
 namespace simtsync::simt {
 
 #define RECONVERGENCE(name, factory, declare, desc)                                     \
@@ -22,7 +27,7 @@ const config::PluginTable<Factory>& table() {
 }  // namespace
 
 UnitChoice reconvergence_choice(const std::string& impl, config::PluginParams params) {
-  return UnitChoice{impl, table().row(impl).make, std::move(params)};
+  return UnitChoice{impl, table().row(impl).make, std::move(params), &table().stats(impl)};
 }
 
 UnitChoice reconvergence_choice(const config::Config& c) {
@@ -31,5 +36,17 @@ UnitChoice reconvergence_choice(const config::Config& c) {
 }
 
 const std::vector<config::PluginInfo>& reconvergence_units() { return table().infos(); }
+
+const std::vector<config::StatDecl>& reconvergence_stats(const std::string& impl) {
+  return table().stats(impl);
+}
+
+void put_counters(std::span<std::uint64_t> out, std::span<const std::uint64_t> counters) {
+  if (out.size() != counters.size())
+    throw std::logic_error(fmt::format(
+        "internal error: a reconvergence unit keeps {} counters but declares {} statistics",
+        counters.size(), out.size()));
+  std::copy(counters.begin(), counters.end(), out.begin());
+}
 
 }  // namespace simtsync::simt

@@ -15,11 +15,13 @@ inline constexpr const char* kConfigPrefix = "sm.reconvergence";
 using Factory = std::unique_ptr<IReconvergence> (*)(Pc start, LaneMask threads,
                                                     const config::PluginParams& params);
 
-// What a launch needs to give each warp its unit: the factory and the unit's parameters.
+// What a launch needs to give each warp its unit: the factory, the unit's parameters and the
+// statistics it declares (null or empty: none; the executor then never asks it for counters).
 struct UnitChoice {
   std::string impl = "ipdom_stack";
   Factory make = nullptr;
   config::PluginParams params;
+  const std::vector<config::StatDecl>* stats = nullptr;
   std::unique_ptr<IReconvergence> create(Pc start, LaneMask threads) const {
     return make(start, threads, params);
   }
@@ -37,5 +39,7 @@ UnitChoice reconvergence_choice(const std::string& impl, config::PluginParams pa
 UnitChoice reconvergence_choice(const config::Config& c);
 // The rows of reconvergence.def (names, descriptions, declare functions).
 const std::vector<config::PluginInfo>& reconvergence_units();
+// The statistics unit `impl` declares, in declaration order (its collect() writes them so).
+const std::vector<config::StatDecl>& reconvergence_stats(const std::string& impl);
 
 }  // namespace simtsync::simt

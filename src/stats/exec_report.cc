@@ -20,6 +20,9 @@ double simd_efficiency(const func::ExecStats& s, unsigned warp_size) {
 nlohmann::json exec_stats_json(const func::ExecStats& s, unsigned warp_size) {
   nlohmann::json j = to_json<func::ExecStats>(s, func::kExecStatFields);
   j["simd_efficiency"] = simd_efficiency(s, warp_size);
+  const func::UnitCounters& u = s.reconvergence;
+  if (!u.values.empty())
+    j["reconvergence"] = {{"unit", u.unit}, {"stats", plugin_json(*u.decl, u.values)}};
   return j;
 }
 
@@ -27,6 +30,8 @@ std::string exec_stats_table(const func::ExecStats& s, unsigned warp_size) {
   std::string out = table_rows<func::ExecStats>(s, func::kExecStatFields);
   out += fmt::format("  {:<22} {:>16.4f}  {}\n", "simd_efficiency", simd_efficiency(s, warp_size),
                      "thread_instructions / (warp_instructions x warp size)");
+  const func::UnitCounters& u = s.reconvergence;
+  if (!u.values.empty()) out += plugin_rows(u.unit + ".", *u.decl, u.values);
   return out;
 }
 

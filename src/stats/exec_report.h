@@ -10,9 +10,11 @@
 
 namespace simtsync::stats {
 
-// {"name": value, ...} including derived values (simd_efficiency, ...).
+// {"name": value, ...} including derived values (simd_efficiency, ...), and the reconvergence
+// unit's declared statistics as "reconvergence": {"unit": NAME, "stats": {"name": value, ...}}
+// (absent for a unit that declares none).
 nlohmann::json exec_stats_json(const func::ExecStats& s, unsigned warp_size);
-// One row per statistic: name, value, description.
+// One row per statistic: name, value, description; the unit's rows named UNIT.NAME.
 std::string exec_stats_table(const func::ExecStats& s, unsigned warp_size);
 
 }  // namespace simtsync::stats

@@ -17,7 +17,7 @@ simtsync_e2e(its_naive_lock_default 0 "VALIDATED" ${exe} run naive_lock --set ${
 simtsync_e2e(its_naive_lock_limit1 0 "VALIDATED" ${exe} run naive_lock --size test --set ${its}
              --set sm.reconvergence.starvation_limit=1)
 # The unit's counters reach the statistics.
-simtsync_e2e(its_ht_mimd_splits 0 "unit_splits +[1-9]" ${exe} run ht_mimd --size test
+simtsync_e2e(its_ht_mimd_splits 0 "its[.]splits +[1-9]" ${exe} run ht_mimd --size test
              --set ${its})
 # What ITS does not fix.
 simtsync_e2e(its_barrier_skip 3 "deadlock: every live warp waits at a barrier" ${exe} run

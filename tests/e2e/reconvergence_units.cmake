@@ -41,12 +41,12 @@ endforeach()
 foreach(w ht_mimd cp_ds_mimd bh_st_mimd)
   simtsync_e2e(aware_${w}_virtual_4_2 0 "VALIDATED" ${exe} run ${w} --size test --set ${aware}
                --set sm.reconvergence.st_entries=4 --set sm.reconvergence.rt_entries=2)
-  simtsync_e2e(aware_${w}_virtual_1_1 0 "unit_table_bytes +[1-9]" ${exe} run ${w} --size test
+  simtsync_e2e(aware_${w}_virtual_1_1 0 "aware[.]table_bytes +[1-9]" ${exe} run ${w} --size test
                --set ${aware} --set sm.reconvergence.st_entries=1
                --set sm.reconvergence.rt_entries=1)
 endforeach()
 # The counters reach the statistics: delayed reconvergence on a flagged loop.
-simtsync_e2e(aware_ht_mimd_delayed 0 "unit_delayed +[1-9]" ${exe} run ht_mimd --size test
+simtsync_e2e(aware_ht_mimd_delayed 0 "aware[.]delayed +[1-9]" ${exe} run ht_mimd --size test
              --set ${aware})
 simtsync_e2e(list_aware 0 "aware .*AWARE" ${exe} list)
 # Regressions of the virtualized tables on the seed's configuration: a second arrival while the

@@ -41,6 +41,7 @@ void declare_aware(config::PluginDecl& d) {
       .add_int("rt_entries", 32, 1, 64,
                "aware: physical reconvergence-table entries per warp; more spill to memory",
                src + ", Fig. 7 and 12");
+  SplitTable::declare_stats(d);
 }
 
 }  // namespace simtsync::simt

@@ -77,7 +77,7 @@ void Its::settle(bool yield) {
     return;
   }
   // Opportunistic reconvergence: threads that wait at the group's new PC join it.
-  if (g & ~moved) ++stats_.reconverged;
+  if (g & ~moved) ++counters_[kReconverged];
   active_ = g;
   if (!yield && (joined_ & g) != 0 && parked(pc_, ctx_, g)) yield = true;
   if (yield && (runnable() & ~g) != 0) {
@@ -110,7 +110,7 @@ void Its::choose() {
     }
   }
   const LaneMask chosen = best->mask;
-  if (chosen != active_ || best->pc != pc_ || best->ctx != ctx_) ++stats_.fifo_switches;
+  if (chosen != active_ || best->pc != pc_ || best->ctx != ctx_) ++counters_[kFifoSwitches];
   for (int l : lanes(r & ~chosen)) ++th_[static_cast<unsigned>(l)].waited;
   for (int l : lanes(chosen)) th_[static_cast<unsigned>(l)].waited = 0;
   pc_ = best->pc;
@@ -148,7 +148,7 @@ void Its::branch(const BranchOutcome& b) {
   const LaneMask taken = b.taken & active_;
   const LaneMask not_taken = active_ & ~taken;
   if (taken != 0 && not_taken != 0) {
-    ++stats_.splits;
+    ++counters_[kSplits];
     // Both paths may wait for each other at the immediate post-dominator (not at the
     // function's exit: returning threads wait for their call anyway).
     if (b.rpc != kExitPc) {
@@ -313,7 +313,7 @@ bool Its::warp_sync(LaneMask members) {
   release_syncs();
   // The last member arrived: the members here run it together (the core executes it again).
   if (const LaneMask g = runnable_at(pc_, ctx_); g != 0) {
-    if (g & ~active_) ++stats_.reconverged;
+    if (g & ~active_) ++counters_[kReconverged];
     active_ = g;
     return false;
   }
@@ -365,10 +365,6 @@ std::vector<ReconvergenceEntry> Its::entries() const {
   return out;
 }
 
-void Its::collect(UnitStats& into) const {
-  into.add(stats_);
-}
-
 }  // namespace simtsync::simt
 
 namespace simtsync::simt {
@@ -386,7 +382,10 @@ void declare_its(config::PluginDecl& d) {
             "its: scheduling decisions a runnable thread waits at most before its group runs "
             "first (forward progress; smaller gives up reconvergence sooner)",
             "our choice; Volta whitepaper: forward progress for every thread, no reconvergence "
-            "guarantee");
+            "guarantee")
+      .stat("splits", "divergent branches (a group of threads split in two)")
+      .stat("reconverged", "times a group absorbed threads waiting at its PC")
+      .stat("fifo_switches", "scheduling decisions that changed the running group");
 }
 
 }  // namespace simtsync::simt

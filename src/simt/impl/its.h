@@ -54,7 +54,9 @@ class Its final : public IReconvergence {
   LaneMask live() const override { return live_; }
   std::vector<ReconvergenceEntry> entries() const override;
   std::string name() const override { return "its"; }
-  void collect(UnitStats& into) const override;
+  // Statistics, in the order declare_its declares them.
+  enum Stat : unsigned { kSplits, kReconverged, kFifoSwitches, kStatCount };
+  void collect(std::span<std::uint64_t> out) const override { put_counters(out, counters_); }
 
   // For tests and reports: the call depth of a thread (0: kernel level), the scheduling
   // decisions taken so far, the threads blocked at a barrier, held at a warp sync, or waiting
@@ -132,7 +134,7 @@ class Its final : public IReconvergence {
   std::uint32_t ctx_ = 0;
   LaneMask active_ = 0;
   std::uint64_t decisions_ = 0;
-  UnitStats stats_;
+  std::array<std::uint64_t, kStatCount> counters_{};
 };
 
 }  // namespace simtsync::simt

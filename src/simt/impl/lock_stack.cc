@@ -174,6 +174,8 @@ std::unique_ptr<IReconvergence> make_lock_stack(Pc start, LaneMask threads,
                                                 const config::PluginParams&) {
   return std::make_unique<LockStack>(start, threads);
 }
-void declare_lock_stack(config::PluginDecl&) {}
+void declare_lock_stack(config::PluginDecl& d) {
+  d.stat("lock_entry_pushes", "lock (L) entries pushed on the reconvergence stack");
+}
 
 }  // namespace simtsync::simt

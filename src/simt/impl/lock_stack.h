@@ -39,7 +39,8 @@ class LockStack final : public IpdomStack {
   bool unlock(Pc next) override;
   bool ready() const override { return !waiting_; }
   bool lock_semantics() const override { return true; }
-  std::uint64_t lock_entry_pushes() const override { return pushes_; }
+  // Statistics (declare_lock_stack): lock_entry_pushes.
+  void collect(std::span<std::uint64_t> out) const override { put_counters(out, {&pushes_, 1}); }
   std::string report_note() const override;
   // Threads whose lock requests wait in a partition's queue, and those granted but not yet
   // running their critical section (lock queuing).

@@ -1,7 +1,7 @@
 // Multi-Path (ElTantawy et al., HPCA 2014, as seed 003 sec. IV-B summarizes it): the split and
 // reconvergence tables with reconvergence at immediate post-dominators, splits of parallel
 // paths interleaved at branch granularity in FIFO order. No keys: AWARE (aware.cc) is the same
-// tables with its additions switched on.
+// tables with its additions switched on. Statistics: the tables' (SplitTable::declare_stats).
 #include "config/plugin.h"
 #include "simt/impl/split_table.h"
 
@@ -14,6 +14,8 @@ std::unique_ptr<IReconvergence> make_multipath(Pc start, LaneMask threads,
   return std::make_unique<SplitTable>(start, threads, o);
 }
 
-void declare_multipath(config::PluginDecl&) {}
+void declare_multipath(config::PluginDecl& d) {
+  SplitTable::declare_stats(d);
+}
 
 }  // namespace simtsync::simt

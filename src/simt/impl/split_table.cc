@@ -126,8 +126,8 @@ void SplitTable::make_room_st(int keep) {
   out_.push_back(
       {static_cast<Addr>(victim % kSlots) * kSlot, kStBytes, true, fill_tag(kStSpill, victim)});
   ++st_spills_out_;
-  ++stats_.st_spills;
-  stats_.table_bytes += kStBytes;
+  ++counters_[kStatStSpills];
+  counters_[kStatTableBytes] += kStBytes;
 }
 
 void SplitTable::make_room_rt(int keep) {
@@ -146,8 +146,8 @@ void SplitTable::make_room_rt(int keep) {
   out_.push_back({kSlots * kSlot + static_cast<Addr>(victim % kSlots) * kSlot, kRtBytes, true,
                   fill_tag(kRtSpill, victim)});
   ++rt_spills_out_;
-  ++stats_.rt_spills;
-  stats_.table_bytes += kRtBytes;
+  ++counters_[kStatRtSpills];
+  counters_[kStatTableBytes] += kRtBytes;
 }
 
 bool SplitTable::rt_usable(int r) {
@@ -157,15 +157,15 @@ bool SplitTable::rt_usable(int r) {
     out_.push_back({kSlots * kSlot + static_cast<Addr>(r % kSlots) * kSlot, kRtBytes, false,
                     fill_tag(kRtFill, r)});
     e.where = Where::kTransient;
-    ++stats_.rt_fills;
-    stats_.table_bytes += kRtBytes;
+    ++counters_[kStatRtFills];
+    counters_[kStatTableBytes] += kRtBytes;
   }
   return false;
 }
 
 void SplitTable::sample() {
-  ++stats_.st_occupancy[UnitStats::bucket(st_size())];
-  ++stats_.rt_occupancy[UnitStats::bucket(rt_size())];
+  ++counters_[kStatStOccupancy + bucket(st_size())];
+  ++counters_[kStatRtOccupancy + bucket(rt_size())];
 }
 
 void SplitTable::arrive(int s) {
@@ -203,7 +203,7 @@ void SplitTable::reconverge(int r) {
   x.valid = false;
   free_rt_.push_back(r);
   if (mask == 0) return;
-  ++stats_.reconverged;
+  ++counters_[kStatReconverged];
   insert_from_rt(x.pc, x.rpc, mask, x.parent);
 }
 
@@ -271,8 +271,8 @@ void SplitTable::select() {
       out_.push_back(
           {static_cast<Addr>(s % kSlots) * kSlot, kStBytes, false, fill_tag(kStFill, s)});
       e.where = Where::kTransient;
-      ++stats_.st_fills;
-      stats_.table_bytes += kStBytes;
+      ++counters_[kStatStFills];
+      counters_[kStatTableBytes] += kStBytes;
     }
     // Blocked, or waiting for its fill: to the back of the FIFO without being scheduled.
     fifo_.pop_front();
@@ -287,7 +287,7 @@ void SplitTable::select() {
   // latency of a split inserted this cycle).
   const std::uint64_t id = e.inserted;
   if (id != last_id_ && last_ != kNone) {
-    ++stats_.fifo_switches;
+    ++counters_[kStatFifoSwitches];
     e.eligible = std::max(e.eligible, now_ + o_.lookup_latency);
   }
   last_ = cur_;
@@ -316,7 +316,7 @@ void SplitTable::branch(const BranchOutcome& b) {
     return;
   }
   const Pc at = o_.delayed ? b.safe_rpc : b.rpc;
-  if (at != b.rpc) ++stats_.delayed;
+  if (at != b.rpc) ++counters_[kStatDelayed];
   int r = e.rt;
   Pc rpc = e.rpc;
   const LaneMask mask = e.mask;
@@ -336,7 +336,7 @@ void SplitTable::branch(const BranchOutcome& b) {
   // The not-taken path first (seed 003 Fig. 6a step 3).
   push_fifo(new_split(b.fallthrough, rpc, not_taken, r));
   push_fifo(new_split(b.target, rpc, taken, r));
-  stats_.splits += 2;
+  counters_[kStatSplits] += 2;
   settle();
 }
 
@@ -444,7 +444,7 @@ void SplitTable::tick(Cycle now) {
     y.waiting = false;
     touch_rt(static_cast<int>(r));
     insert_from_rt(y.pc, y.rpc, arrived, y.parent);
-    ++stats_.timeouts;
+    ++counters_[kStatTimeouts];
     fired = true;
   }
   if (fired) settle();
@@ -571,8 +571,26 @@ std::vector<ReconvergenceEntry> SplitTable::entries() const {
   return out;
 }
 
-void SplitTable::collect(UnitStats& into) const {
-  into.add(stats_);
+void SplitTable::declare_stats(config::PluginDecl& d) {
+  d.stat("splits", "warp splits created by divergent branches")
+      .stat("reconverged", "reconvergence-table entries whose threads all arrived")
+      .stat("fifo_switches", "times the running warp split changed to another split")
+      .stat("delayed", "divergent branches reconverging at a delayed (safe) point, not the IPDOM")
+      .stat("timeouts", "waiting threads split off a reconvergence point by the timeout")
+      .stat("st_spills", "split-table entries spilled to memory (virtualized tables)")
+      .stat("st_fills", "split-table entries filled from memory")
+      .stat("rt_spills", "reconvergence-table entries spilled to memory")
+      .stat("rt_fills", "reconvergence-table entries filled from memory")
+      .stat("table_bytes", "bytes of table spill and fill traffic (12 per ST, 16 per RT entry)");
+  static constexpr const char* kLabels[kBuckets] = {"0", "1", "2", "3_4", "5_8", "9_16", "17_up"};
+  static constexpr const char* kCounts[kBuckets] = {"0",   "1",    "2",         "3-4",
+                                                    "5-8", "9-16", "17 or more"};
+  for (const char* table : {"st", "rt"})
+    for (unsigned b = 0; b < kBuckets; ++b)
+      d.stat(fmt::format("{}_occ_{}", table, kLabels[b]),
+             fmt::format("instructions executed with {} valid {} entr{}", kCounts[b],
+                         table[0] == 's' ? "split-table" : "reconvergence-table",
+                         b == 1 ? "y" : "ies"));
 }
 
 std::string SplitTable::report_note() const {

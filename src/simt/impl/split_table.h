@@ -36,11 +36,13 @@
 // apart).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <string>
 #include <vector>
 
+#include "config/plugin.h"
 #include "simt/i_reconvergence.h"
 
 namespace simtsync::simt {
@@ -86,13 +88,36 @@ class SplitTable : public IReconvergence {
   LaneMask live() const override { return live_; }
   std::vector<ReconvergenceEntry> entries() const override;
   std::string name() const override { return o_.name; }
-  void collect(UnitStats& s) const override;
+  void collect(std::span<std::uint64_t> out) const override { put_counters(out, counters_); }
   std::string report_note() const override;
 
-  // For tests: the table sizes (valid entries) and the counters.
+  // The counters, in the order declare_stats declares them (multipath and aware both do).
+  // Occupancy is sampled once per executed instruction, in buckets of valid entries: 0, 1, 2,
+  // 3-4, 5-8, 9-16, 17 and more.
+  static constexpr unsigned kBuckets = 7;
+  enum Stat : unsigned {
+    kStatSplits,
+    kStatReconverged,
+    kStatFifoSwitches,
+    kStatDelayed,
+    kStatTimeouts,
+    kStatStSpills,
+    kStatStFills,
+    kStatRtSpills,
+    kStatRtFills,
+    kStatTableBytes,
+    kStatStOccupancy,                                // kBuckets counters
+    kStatRtOccupancy = kStatStOccupancy + kBuckets,  // kBuckets counters
+    kStatCount = kStatRtOccupancy + kBuckets
+  };
+  static unsigned bucket(std::size_t n) {
+    return n <= 2 ? static_cast<unsigned>(n) : n <= 4 ? 3 : n <= 8 ? 4 : n <= 16 ? 5 : 6;
+  }
+  static void declare_stats(config::PluginDecl& d);
+
+  // For tests: the table sizes (valid entries).
   std::size_t st_size() const;
   std::size_t rt_size() const;
-  const UnitStats& stats() const { return stats_; }
 
  private:
   static constexpr int kNone = -1;
@@ -184,7 +209,7 @@ class SplitTable : public IReconvergence {
   std::vector<int> st_filled_, rt_filled_;  // fills back, waiting for room
   int last_ = kNone;            // the split that ran last
   std::uint64_t last_id_ = 0;   // ... by insertion number (indices are reused)
-  UnitStats stats_;
+  std::array<std::uint64_t, kStatCount> counters_{};
 };
 
 }  // namespace simtsync::simt
