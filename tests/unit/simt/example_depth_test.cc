@@ -71,7 +71,7 @@ TEST(ExampleDepth, CountsDivergentBranchesAndTheDeepestStack) {
 }
 
 // Two warps, each splitting once at a branch on the thread's parity (stack depth 3).
-constexpr const char* kPtx = R"(.version 9.0
+constexpr const char* kDepthPtx = R"(.version 9.0
 .target sm_75
 .address_size 64
 .visible .entry k()
@@ -97,7 +97,7 @@ TEST(ExampleDepth, TheExecutorAddsOrMaxesAsDeclared) {
     func::DeviceOptions o;
     o.reconvergence = example(threshold);
     func::Device dev(o);
-    const int m = dev.load_module(ptx::parse_module(kPtx, "k.ptx"));
+    const int m = dev.load_module(ptx::parse_module(kDepthPtx, "k.ptx"));
     const func::LaunchResult r = dev.launch(m, "k", {1, 1, 1}, {64, 1, 1}, func::KernelArgs());
     ASSERT_TRUE(r.completed) << r.watchdog_report;
     const func::UnitCounters& u = r.stats.reconvergence;

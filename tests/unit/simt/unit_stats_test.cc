@@ -47,7 +47,7 @@ TEST(UnitStats, EveryUnitCollectsExactlyWhatItDeclares) {
 }
 
 // Two warps, each splitting once at a branch on the thread's parity.
-constexpr const char* kPtx = R"(.version 9.0
+constexpr const char* kStatsPtx = R"(.version 9.0
 .target sm_75
 .address_size 64
 .visible .entry k()
@@ -71,7 +71,7 @@ func::LaunchResult run(const std::string& impl) {
   func::DeviceOptions o;
   o.reconvergence = reconvergence_choice(impl);
   func::Device dev(o);
-  const int m = dev.load_module(ptx::parse_module(kPtx, "k.ptx"));
+  const int m = dev.load_module(ptx::parse_module(kStatsPtx, "k.ptx"));
   func::LaunchResult r = dev.launch(m, "k", {1, 1, 1}, {64, 1, 1}, func::KernelArgs());
   EXPECT_TRUE(r.completed) << r.watchdog_report;
   return r;
