@@ -245,32 +245,184 @@ void Executor::perform_lock_bit(Warp& w, MemAccess& acc) {
   if (changed) ++progress_;
 }
 
+namespace {
+
+// perform()'s fast path: every lane's access is global, aligned and inside one mapped range
+// (the per-lane checks can then be skipped).
+bool all_lanes_mapped(const MemAccess& acc, unsigned n, GlobalMemory::Reader& rd) {
+  Addr lo = ~Addr{0}, hi = 0, ored = 0;
+  bool all_global = true;
+  for (int li : lanes(acc.mask)) {
+    const Addr x = acc.addr[li];
+    all_global &= static_cast<Space>(acc.space[li]) == Space::kGlobal;
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+    ored |= x;
+  }
+  const unsigned span = n * acc.vec;
+  return all_global && (n <= 1 || (ored % std::min(span, 16u)) == 0) && hi - lo < (Addr{1} << 31) &&
+         rd.valid(lo, static_cast<unsigned>(hi - lo) + span);
+}
+
+// The value an arithmetic or logic atomic `op` (add, min, max, inc, dec, and, or, xor) of type
+// `type` (n bytes) leaves in memory given the `old` value and operand `b`, in `nv`; false for
+// any other operation.
+bool atomic_combine(Mod op, DType type, bool is_float, bool sgn, unsigned n, std::uint64_t old,
+                    std::uint64_t b, std::uint64_t& nv) {
+  switch (op) {
+    case Mod::kAddOp:
+      if (type == DType::kF32) {
+        nv = bits_f32(as_f32(old) + as_f32(b));
+      } else if (type == DType::kF64) {
+        nv = bits_f64(as_f64(old) + as_f64(b));
+      } else if (type == DType::kF16) {
+        nv = float_to_half(half_to_float(static_cast<std::uint16_t>(old)) +
+                           half_to_float(static_cast<std::uint16_t>(b)));
+      } else {
+        nv = old + b;
+      }
+      return true;
+    case Mod::kMinOp:
+    case Mod::kMaxOp: {
+      bool take_b;
+      if (is_float) {
+        double x = type == DType::kF64 ? as_f64(old) : as_f32(old);
+        double y = type == DType::kF64 ? as_f64(b) : as_f32(b);
+        take_b = op == Mod::kMinOp ? y < x : y > x;
+      } else if (sgn) {
+        std::int64_t x = sext_bytes(old, n), y = sext_bytes(b, n);
+        take_b = op == Mod::kMinOp ? y < x : y > x;
+      } else {
+        std::uint64_t x = trunc_bytes(old, n), y = trunc_bytes(b, n);
+        take_b = op == Mod::kMinOp ? y < x : y > x;
+      }
+      nv = take_b ? b : old;
+      return true;
+    }
+    case Mod::kIncOp:
+      nv = trunc_bytes(old, n) >= trunc_bytes(b, n) ? 0 : old + 1;
+      return true;
+    case Mod::kDecOp:
+      nv = (trunc_bytes(old, n) == 0 || trunc_bytes(old, n) > trunc_bytes(b, n)) ? b : old - 1;
+      return true;
+    case Mod::kAndOp:
+      nv = old & b;
+      return true;
+    case Mod::kOrOp:
+      nv = old | b;
+      return true;
+    case Mod::kXorOp:
+      nv = old ^ b;
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A compare-and-swap lane's outcome: the warp's record of its last global CAS, and the
+// counters of lock requests (simtsync_lock) or plain CAS attempts.
+void record_cas(Warp& w, ExecStats& stats, const ExecInst& in, const MemAccess& acc, unsigned l,
+                bool swapped) {
+  if (static_cast<Space>(acc.space[l]) == Space::kGlobal) {
+    w.cas_wins += swapped;
+    w.cas_losses = swapped ? 0 : w.cas_losses + 1;
+    w.cas_addr = acc.addr[l];
+    w.cas_pc = in.pc;
+  }
+  if (in.lock_op == IntrinsicOp::kLock) {
+    ++stats.lock_requests;
+    stats.lock_acquired += swapped;
+  } else {
+    ++stats.cas_attempts;
+    stats.cas_failures += !swapped;
+  }
+}
+
+// ld/ldu: each lane's elements, read with `read` (perform's), into its destination registers.
+template <class Read>
+void load_lanes(Warp& w, const ExecInst& in, const MemAccess& acc, bool sgn, Read& read) {
+  const unsigned n = acc.bytes;
+  for (int li : lanes(acc.mask)) {
+    const unsigned l = static_cast<unsigned>(li);
+    for (unsigned k = 0; k < acc.vec; ++k) {
+      std::uint64_t v = read(l, acc.addr[l] + k * n, acc.space[l]);
+      if (sgn) v = static_cast<std::uint64_t>(sext_bytes(v, n));
+      if (in.dst[k] != kNoReg) w.reg(in.dst[k])[l] = v;
+    }
+  }
+}
+
+// st: each lane's captured elements, written with `write` (perform's); true when memory changed.
+template <class Write>
+bool store_lanes(const MemAccess& acc, Write& write) {
+  const unsigned n = acc.bytes;
+  bool changed = false;
+  for (int li : lanes(acc.mask)) {
+    const unsigned l = static_cast<unsigned>(li);
+    for (unsigned k = 0; k < acc.vec; ++k)
+      changed |= write(l, acc.addr[l] + k * n, acc.space[l], trunc_bytes(acc.data[l][k], n));
+  }
+  return changed;
+}
+
+// atom/red: each lane reads, combines and writes back with perform's `read` and `write`
+// (`fault(lane, what)` for an unsupported operation); `ok` loses the lanes whose
+// compare-and-swap failed. True when memory changed.
+template <class Read, class Write, class Fault>
+bool atomic_lanes(Warp& w, const ExecInst& in, const MemAccess& acc, ExecStats& stats, LaneMask& ok,
+                  Read& read, Write& write, Fault& fault) {
+  const ptx::InstAttrs& a = in.a;
+  const unsigned n = acc.bytes;
+  const bool sgn = ptx::dtype_is_signed(a.type);
+  const Mod op = a.op.value_or(Mod::kAddOp);
+  const bool is_float = ptx::dtype_is_float(a.type);
+  bool changed = false;
+  // Lanes are serialized in lane order, as an atomic unit processes them.
+  for (int li : lanes(acc.mask)) {
+    const unsigned l = static_cast<unsigned>(li);
+    const std::uint64_t old = read(l, acc.addr[l], acc.space[l]);
+    const std::uint64_t b = acc.data[l][0], c = acc.data[l][1];
+    std::uint64_t nv = old;
+    switch (op) {
+      case Mod::kExchOp:
+        nv = b;
+        stats.unlock_requests += in.lock_op == IntrinsicOp::kUnlock;
+        break;
+      case Mod::kCasOp: {
+        const bool swapped = trunc_bytes(old, n) == trunc_bytes(b, n);
+        if (swapped) {
+          nv = c;
+        } else {
+          ok &= ~(LaneMask{1} << l);
+        }
+        record_cas(w, stats, in, acc, l, swapped);
+        break;
+      }
+      default:
+        if (!atomic_combine(op, a.type, is_float, sgn, n, old, b, nv))
+          fault(l, fmt::format("atomic operation .{} is not supported", ptx::mod_name(op)));
+    }
+    changed |= write(l, acc.addr[l], acc.space[l], trunc_bytes(nv, n));
+    if (in.op == Opcode::kAtom && in.dst[0] != kNoReg)
+      w.reg(in.dst[0])[l] =
+          sgn ? static_cast<std::uint64_t>(sext_bytes(old, n)) : trunc_bytes(old, n);
+  }
+  return changed;
+}
+
+}  // namespace
+
 void Executor::perform(Warp& w, MemAccess& acc) {
   const ExecInst& in = *acc.inst;
   if (is_lock_bit(in.lock_op)) {
     perform_lock_bit(w, acc);
     return;
   }
-  const ptx::InstAttrs& a = in.a;
   const unsigned n = acc.bytes;
-  const bool sgn = ptx::dtype_is_signed(a.type);
+  const bool sgn = ptx::dtype_is_signed(in.a.type);
   // Fast path: when every lane's access is global, aligned and inside one mapped range, the
   // per-lane checks below can be skipped.
-  bool checked = false;
-  {
-    Addr lo = ~Addr{0}, hi = 0, ored = 0;
-    bool all_global = true;
-    for (int li : lanes(acc.mask)) {
-      const Addr x = acc.addr[li];
-      all_global &= static_cast<Space>(acc.space[li]) == Space::kGlobal;
-      lo = std::min(lo, x);
-      hi = std::max(hi, x);
-      ored |= x;
-    }
-    const unsigned span = n * acc.vec;
-    checked = all_global && (n <= 1 || (ored % std::min(span, 16u)) == 0) &&
-              hi - lo < (Addr{1} << 31) && rd_.valid(lo, static_cast<unsigned>(hi - lo) + span);
-  }
+  const bool checked = all_lanes_mapped(acc, n, rd_);
   auto read = [&](unsigned l, Addr addr, std::uint8_t sp) -> std::uint64_t {
     std::uint64_t v = 0;
     if (checked) {
@@ -310,6 +462,7 @@ void Executor::perform(Warp& w, MemAccess& acc) {
     std::memcpy(p, &v, n);
     return true;
   };
+  auto lane_fault = [&](unsigned l, const std::string& what) { fault(w, l, in, what); };
 
   bool changed = false;
   LaneMask ok = acc.mask;
@@ -319,121 +472,19 @@ void Executor::perform(Warp& w, MemAccess& acc) {
 
   switch (in.op) {
     case Opcode::kLd:
-    case Opcode::kLdu: {
+    case Opcode::kLdu:
       if (count_) ++stats_.loads;
-      for (int li : lanes(acc.mask)) {
-        const unsigned l = static_cast<unsigned>(li);
-        for (unsigned k = 0; k < acc.vec; ++k) {
-          std::uint64_t v = read(l, acc.addr[l] + k * n, acc.space[l]);
-          if (sgn) v = static_cast<std::uint64_t>(sext_bytes(v, n));
-          if (in.dst[k] != kNoReg) w.reg(in.dst[k])[l] = v;
-        }
-      }
+      load_lanes(w, in, acc, sgn, read);
       break;
-    }
-    case Opcode::kSt: {
+    case Opcode::kSt:
       if (count_) ++stats_.stores;
-      for (int li : lanes(acc.mask)) {
-        const unsigned l = static_cast<unsigned>(li);
-        for (unsigned k = 0; k < acc.vec; ++k)
-          changed |= write(l, acc.addr[l] + k * n, acc.space[l], trunc_bytes(acc.data[l][k], n));
-      }
+      changed = store_lanes(acc, write);
       break;
-    }
     case Opcode::kAtom:
-    case Opcode::kRed: {
+    case Opcode::kRed:
       if (count_) ++stats_.atomics;
-      const Mod op = a.op.value_or(Mod::kAddOp);
-      const bool is_float = ptx::dtype_is_float(a.type);
-      // Lanes are serialized in lane order, as an atomic unit processes them.
-      for (int li : lanes(acc.mask)) {
-        const unsigned l = static_cast<unsigned>(li);
-        const std::uint64_t old = read(l, acc.addr[l], acc.space[l]);
-        const std::uint64_t b = acc.data[l][0], c = acc.data[l][1];
-        std::uint64_t nv = old;
-        switch (op) {
-          case Mod::kAddOp:
-            if (a.type == DType::kF32) {
-              nv = bits_f32(as_f32(old) + as_f32(b));
-            } else if (a.type == DType::kF64) {
-              nv = bits_f64(as_f64(old) + as_f64(b));
-            } else if (a.type == DType::kF16) {
-              nv = float_to_half(half_to_float(static_cast<std::uint16_t>(old)) +
-                                 half_to_float(static_cast<std::uint16_t>(b)));
-            } else {
-              nv = old + b;
-            }
-            break;
-          case Mod::kMinOp:
-          case Mod::kMaxOp: {
-            bool take_b;
-            if (is_float) {
-              double x = a.type == DType::kF64 ? as_f64(old) : as_f32(old);
-              double y = a.type == DType::kF64 ? as_f64(b) : as_f32(b);
-              take_b = op == Mod::kMinOp ? y < x : y > x;
-            } else if (sgn) {
-              std::int64_t x = sext_bytes(old, n), y = sext_bytes(b, n);
-              take_b = op == Mod::kMinOp ? y < x : y > x;
-            } else {
-              std::uint64_t x = trunc_bytes(old, n), y = trunc_bytes(b, n);
-              take_b = op == Mod::kMinOp ? y < x : y > x;
-            }
-            nv = take_b ? b : old;
-            break;
-          }
-          case Mod::kIncOp:
-            nv = trunc_bytes(old, n) >= trunc_bytes(b, n) ? 0 : old + 1;
-            break;
-          case Mod::kDecOp:
-            nv =
-                (trunc_bytes(old, n) == 0 || trunc_bytes(old, n) > trunc_bytes(b, n)) ? b : old - 1;
-            break;
-          case Mod::kAndOp:
-            nv = old & b;
-            break;
-          case Mod::kOrOp:
-            nv = old | b;
-            break;
-          case Mod::kXorOp:
-            nv = old ^ b;
-            break;
-          case Mod::kExchOp:
-            nv = b;
-            stats_.unlock_requests += in.lock_op == IntrinsicOp::kUnlock;
-            break;
-          case Mod::kCasOp: {
-            const bool swapped = trunc_bytes(old, n) == trunc_bytes(b, n);
-            if (swapped) {
-              nv = c;
-            } else {
-              ok &= ~(LaneMask{1} << l);
-            }
-            if (static_cast<Space>(acc.space[l]) == Space::kGlobal) {
-              w.cas_wins += swapped;
-              w.cas_losses = swapped ? 0 : w.cas_losses + 1;
-              w.cas_addr = acc.addr[l];
-              w.cas_pc = in.pc;
-            }
-            if (in.lock_op == IntrinsicOp::kLock) {
-              ++stats_.lock_requests;
-              stats_.lock_acquired += swapped;
-            } else {
-              ++stats_.cas_attempts;
-              stats_.cas_failures += !swapped;
-            }
-            break;
-          }
-          default:
-            fault(w, l, in,
-                  fmt::format("atomic operation .{} is not supported", ptx::mod_name(op)));
-        }
-        changed |= write(l, acc.addr[l], acc.space[l], trunc_bytes(nv, n));
-        if (in.op == Opcode::kAtom && in.dst[0] != kNoReg)
-          w.reg(in.dst[0])[l] =
-              sgn ? static_cast<std::uint64_t>(sext_bytes(old, n)) : trunc_bytes(old, n);
-      }
+      changed = atomic_lanes(w, in, acc, stats_, ok, read, write, lane_fault);
       break;
-    }
     default:
       break;
   }

@@ -192,342 +192,447 @@ std::string Program::source_of(const ExecInst& in) const {
   return fmt::format("{}:{}", module_.path, in.ir ? in.ir->ptx_line : 0);
 }
 
-void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
-  const ptx::Function& f = *df.ir;
-  auto fail = [&](const ptx::Instruction& in, const std::string& what) {
+namespace {
+
+// One instruction being decoded: its IR, its ExecInst and its index in the function.
+struct Site {
+  const ptx::Instruction& in;
+  ExecInst& e;
+  int index;
+};
+
+// Decodes one function (Program::decode_function): lays out its frame, then turns each PTX
+// instruction into an ExecInst, resolving the symbols its operands name.
+class FunctionDecoder {
+ public:
+  FunctionDecoder(const ptx::Module& module, DecodedFunction& df,
+                  const std::vector<DecodedFunction>& functions,
+                  const std::map<std::string, Addr>& global_addr,
+                  const std::map<std::string, std::uint32_t>& shared_off)
+      : module_(module),
+        f_(*df.ir),
+        df_(df),
+        functions_(functions),
+        global_addr_(global_addr),
+        shared_off_(shared_off),
+        scoped_(f_.scopes.size()) {}
+
+  // Places params, return values and body variables in the frame (function-scope .shared
+  // variables in the static shared layout, whose running size is `static_shared_total`).
+  void layout_frame(std::uint32_t& static_shared_total);
+  // Fills df.code, one ExecInst per PTX instruction.
+  void decode_code(const analysis::ReconvergenceTable& reconv);
+
+ private:
+  // The error for a construct the functional model does not execute, at `in`'s line.
+  Error fail(const ptx::Instruction& in, const std::string& what) const {
     return unsupported_error(
-        fmt::format("{}:{}: error: {} in function '{}'", module_.path, in.ptx_line, what, f.name));
-  };
+        fmt::format("{}:{}: error: {} in function '{}'", module_.path, in.ptx_line, what, f_.name));
+  }
+  // The frame offset of the next variable `v` (aligned), growing the frame past it.
+  std::uint64_t place(const ptx::Variable& v) {
+    frame_ = align_up(frame_, var_align(v));
+    std::uint64_t o = frame_;
+    frame_ += std::max<std::uint64_t>(v.size_bytes(), 1);
+    return o;
+  }
+  // Where symbol `name` lives as seen from instruction `index` (innermost scope first).
+  SymbolRef resolve(const std::string& name, int index) const;
+  // A source operand: register, immediate, special register or symbol address.
+  Src src_of(const Site& s, const Operand& op);
+  // A destination operand's register slot (kNoReg for the sink `_`).
+  std::uint32_t dst_of(const Site& s, const Operand& op) const;
+  // An address operand [reg+offset], [symbol+offset] or [absolute].
+  MemRef mem_of(const Site& s, const Operand& op);
+  // Appends a source operand to s.e.
+  void add_src(const Site& s, const Operand& op) {
+    if (s.e.nsrc >= std::size(s.e.src)) throw fail(s.in, "too many source operands");
+    s.e.src[s.e.nsrc++] = src_of(s, op);
+  }
+  // Appends a destination register to s.e.
+  void add_dst(const Site& s, std::uint32_t reg) const {
+    if (s.e.ndst >= std::size(s.e.dst)) throw fail(s.in, "too many destination operands");
+    s.e.dst[s.e.ndst++] = reg;
+  }
+  // One instruction: the fields every instruction has, then its operands by opcode.
+  void decode_inst(size_t i);
+  // bra: its target and reconvergence PCs.
+  void decode_branch(const Site& s);
+  // call: an intrinsic, a host call (vprintf, __assertfail) or a call of a function here.
+  void decode_call(const Site& s);
+  // ld/ldu, st, atom/red: their registers and address.
+  void decode_load(const Site& s);
+  void decode_store(const Site& s);
+  void decode_atomic(const Site& s);
+  // Every other instruction: destinations first, then sources.
+  void decode_generic(const Site& s);
+
+  const ptx::Module& module_;
+  const ptx::Function& f_;
+  DecodedFunction& df_;
+  const std::vector<DecodedFunction>& functions_;
+  const std::map<std::string, Addr>& global_addr_;          // module .global/.const variables
+  const std::map<std::string, std::uint32_t>& shared_off_;  // module .shared variables
+  const analysis::ReconvergenceTable* reconv_ = nullptr;    // set by decode_code
 
   // Frame layout: params and return values of a .func, then every .local/.param variable
   // declared in the body (top level and inside scopes). Scoped names may repeat, so scoped
   // variables are keyed by (scope index, name).
-  std::uint64_t frame = 0;
-  std::map<std::string, std::uint64_t> top;
-  std::vector<std::map<std::string, std::uint64_t>> scoped(f.scopes.size());
-  auto place = [&](const ptx::Variable& v) {
-    frame = align_up(frame, var_align(v));
-    std::uint64_t o = frame;
-    frame += std::max<std::uint64_t>(v.size_bytes(), 1);
-    return o;
-  };
-  if (!f.is_entry) {
-    for (const auto& p : f.params) {
+  std::uint64_t frame_ = 0;
+  std::map<std::string, std::uint64_t> top_;
+  std::vector<std::map<std::string, std::uint64_t>> scoped_;
+  std::map<std::string, std::uint32_t> local_shared_;  // function-scope .shared variables
+  std::set<std::string> shared_used_;
+};
+
+void FunctionDecoder::layout_frame(std::uint32_t& static_shared_total) {
+  if (!f_.is_entry) {
+    for (const auto& p : f_.params) {
       std::uint64_t o = place(p);
-      top[p.name] = o;
-      df.param_offsets.push_back(o);
-      df.param_sizes.push_back(static_cast<std::uint32_t>(p.size_bytes()));
+      top_[p.name] = o;
+      df_.param_offsets.push_back(o);
+      df_.param_sizes.push_back(static_cast<std::uint32_t>(p.size_bytes()));
     }
-    for (const auto& r : f.rets) {
+    for (const auto& r : f_.rets) {
       std::uint64_t o = place(r);
-      top[r.name] = o;
-      df.ret_offsets.push_back(o);
-      df.ret_sizes.push_back(static_cast<std::uint32_t>(r.size_bytes()));
+      top_[r.name] = o;
+      df_.ret_offsets.push_back(o);
+      df_.ret_sizes.push_back(static_cast<std::uint32_t>(r.size_bytes()));
     }
   }
-  std::map<std::string, std::uint32_t> local_shared;  // function-scope .shared variables
-  for (const auto& v : f.locals) {
+  for (const auto& v : f_.locals) {
     if (v.space == ptx::Space::kShared) {
       // Function-scope .shared behaves like a module .shared variable.
-      local_shared[v.name] = static_shared_total_;
-      static_shared_total_ += static_cast<std::uint32_t>(align_up(v.size_bytes(), 16));
+      local_shared_[v.name] = static_shared_total;
+      static_shared_total += static_cast<std::uint32_t>(align_up(v.size_bytes(), 16));
       continue;
     }
-    top[v.name] = place(v);
+    top_[v.name] = place(v);
   }
-  for (size_t s = 0; s < f.scopes.size(); ++s)
-    for (const auto& v : f.scopes[s].vars) scoped[s][v.name] = place(v);
-  df.frame_size = static_cast<std::uint32_t>(align_up(frame, 16));
+  for (size_t s = 0; s < f_.scopes.size(); ++s)
+    for (const auto& v : f_.scopes[s].vars) scoped_[s][v.name] = place(v);
+  df_.frame_size = static_cast<std::uint32_t>(align_up(frame_, 16));
+}
 
-  auto resolve = [&](const std::string& name, int index) -> SymbolRef {
-    int best = -1;
-    for (size_t s = 0; s < f.scopes.size(); ++s) {
-      const auto& sc = f.scopes[s];
-      if (index >= sc.begin && index < sc.end && scoped[s].count(name) &&
-          (best < 0 || sc.depth >= f.scopes[best].depth))
-        best = static_cast<int>(s);
-    }
-    if (best >= 0) return {SymbolRef::Kind::kFrame, scoped[best].at(name)};
-    if (auto it = top.find(name); it != top.end()) return {SymbolRef::Kind::kFrame, it->second};
-    if (f.is_entry) {
-      for (size_t i = 0; i < f.params.size(); ++i)
-        if (f.params[i].name == name)
-          return {SymbolRef::Kind::kGlobal, df.param_buffer + df.param_offsets[i]};
-    }
-    if (auto it = local_shared.find(name); it != local_shared.end())
-      return {SymbolRef::Kind::kShared, it->second};
-    if (auto it = global_addr_.find(name); it != global_addr_.end())
-      return {SymbolRef::Kind::kGlobal, it->second};
-    if (auto it = shared_off_.find(name); it != shared_off_.end())
-      return {SymbolRef::Kind::kShared, it->second};
-    for (size_t i = 0; i < functions_.size(); ++i)
-      if (functions_[i].name == name) return {SymbolRef::Kind::kFunction, i};
-    return {};
-  };
+SymbolRef FunctionDecoder::resolve(const std::string& name, int index) const {
+  int best = -1;
+  for (size_t s = 0; s < f_.scopes.size(); ++s) {
+    const auto& sc = f_.scopes[s];
+    if (index >= sc.begin && index < sc.end && scoped_[s].count(name) &&
+        (best < 0 || sc.depth >= f_.scopes[best].depth))
+      best = static_cast<int>(s);
+  }
+  if (best >= 0) return {SymbolRef::Kind::kFrame, scoped_[best].at(name)};
+  if (auto it = top_.find(name); it != top_.end()) return {SymbolRef::Kind::kFrame, it->second};
+  if (f_.is_entry) {
+    for (size_t i = 0; i < f_.params.size(); ++i)
+      if (f_.params[i].name == name)
+        return {SymbolRef::Kind::kGlobal, df_.param_buffer + df_.param_offsets[i]};
+  }
+  if (auto it = local_shared_.find(name); it != local_shared_.end())
+    return {SymbolRef::Kind::kShared, it->second};
+  if (auto it = global_addr_.find(name); it != global_addr_.end())
+    return {SymbolRef::Kind::kGlobal, it->second};
+  if (auto it = shared_off_.find(name); it != shared_off_.end())
+    return {SymbolRef::Kind::kShared, it->second};
+  for (size_t i = 0; i < functions_.size(); ++i)
+    if (functions_[i].name == name) return {SymbolRef::Kind::kFunction, i};
+  return {};
+}
 
-  const auto reconv = analysis::ReconvergenceTable::compute(f);
-  std::set<std::string> shared_used;
-
-  df.code.resize(f.insts.size());
-  for (size_t i = 0; i < f.insts.size(); ++i) {
-    const ptx::Instruction& in = f.insts[i];
-    ExecInst& e = df.code[i];
-    e.op = in.opcode;
-    e.a = in.attrs();
-    e.pc = in.pc;
-    e.ir = &in;
-    e.index = static_cast<int>(i);
-    if (in.guard.reg >= 0) {
-      e.guard = df.reg_base + static_cast<std::uint32_t>(in.guard.reg);
-      e.guard_negate = in.guard.negate;
-    }
-    auto src_of = [&](const Operand& op) -> Src {
-      Src s;
-      s.negate = op.negate;
-      switch (op.kind) {
-        case Operand::Kind::kReg:
-          s.kind = Src::Kind::kReg;
-          s.reg = df.reg_base + static_cast<std::uint32_t>(op.reg);
+Src FunctionDecoder::src_of(const Site& site, const Operand& op) {
+  Src s;
+  s.negate = op.negate;
+  switch (op.kind) {
+    case Operand::Kind::kReg:
+      s.kind = Src::Kind::kReg;
+      s.reg = df_.reg_base + static_cast<std::uint32_t>(op.reg);
+      break;
+    case Operand::Kind::kImmInt:
+      s.kind = Src::Kind::kImm;
+      s.imm = static_cast<std::uint64_t>(op.imm);
+      break;
+    case Operand::Kind::kImmF32:
+    case Operand::Kind::kImmF64:
+      s.kind = Src::Kind::kImm;
+      s.imm = op.fbits;
+      break;
+    case Operand::Kind::kSpecial:
+      s.kind = Src::Kind::kSpecial;
+      s.sreg = op.sreg;
+      s.component = static_cast<std::int8_t>(op.component);
+      break;
+    case Operand::Kind::kSymbol: {
+      SymbolRef r = resolve(op.name, site.index);
+      switch (r.kind) {
+        case SymbolRef::Kind::kFrame:
+          s.kind = Src::Kind::kFrameAddr;
+          s.imm = r.value + static_cast<std::uint64_t>(op.offset);
           break;
-        case Operand::Kind::kImmInt:
+        case SymbolRef::Kind::kGlobal:
+        case SymbolRef::Kind::kShared:
+          if (r.kind == SymbolRef::Kind::kShared) shared_used_.insert(op.name);
           s.kind = Src::Kind::kImm;
-          s.imm = static_cast<std::uint64_t>(op.imm);
+          s.imm = r.value + static_cast<std::uint64_t>(op.offset);
           break;
-        case Operand::Kind::kImmF32:
-        case Operand::Kind::kImmF64:
-          s.kind = Src::Kind::kImm;
-          s.imm = op.fbits;
-          break;
-        case Operand::Kind::kSpecial:
-          s.kind = Src::Kind::kSpecial;
-          s.sreg = op.sreg;
-          s.component = static_cast<std::int8_t>(op.component);
-          break;
-        case Operand::Kind::kSymbol: {
-          SymbolRef r = resolve(op.name, static_cast<int>(i));
-          switch (r.kind) {
-            case SymbolRef::Kind::kFrame:
-              s.kind = Src::Kind::kFrameAddr;
-              s.imm = r.value + static_cast<std::uint64_t>(op.offset);
-              break;
-            case SymbolRef::Kind::kGlobal:
-            case SymbolRef::Kind::kShared:
-              if (r.kind == SymbolRef::Kind::kShared) shared_used.insert(op.name);
-              s.kind = Src::Kind::kImm;
-              s.imm = r.value + static_cast<std::uint64_t>(op.offset);
-              break;
-            default:
-              throw fail(in, fmt::format("unknown symbol '{}'", op.name));
-          }
-          break;
-        }
         default:
-          throw fail(in, "unsupported operand");
+          throw fail(site.in, fmt::format("unknown symbol '{}'", op.name));
       }
-      return s;
-    };
-    auto dst_of = [&](const Operand& op) -> std::uint32_t {
-      if (op.kind == Operand::Kind::kSink) return kNoReg;
-      if (op.kind != Operand::Kind::kReg) throw fail(in, "destination is not a register");
-      return df.reg_base + static_cast<std::uint32_t>(op.reg);
-    };
-    auto mem_of = [&](const Operand& op) {
-      MemRef m;
-      m.offset = op.offset;
-      if (op.reg >= 0) {
-        m.base = MemRef::Base::kReg;
-        m.reg = df.reg_base + static_cast<std::uint32_t>(op.reg);
-        m.reg32 = ptx::dtype_bytes(f.regs[static_cast<size_t>(op.reg)].type) <= 4;
-      } else if (!op.name.empty()) {
-        SymbolRef r = resolve(op.name, static_cast<int>(i));
-        switch (r.kind) {
-          case SymbolRef::Kind::kFrame:
-            m.base = MemRef::Base::kFrame;
-            m.offset += static_cast<std::int64_t>(r.value);
-            break;
-          case SymbolRef::Kind::kGlobal:
-          case SymbolRef::Kind::kShared:
-            if (r.kind == SymbolRef::Kind::kShared) shared_used.insert(op.name);
-            m.base = MemRef::Base::kAbsolute;
-            m.offset += static_cast<std::int64_t>(r.value);
-            break;
-          default:
-            throw fail(in, fmt::format("unknown symbol '{}' in address", op.name));
-        }
-      } else {
-        m.base = MemRef::Base::kAbsolute;
-      }
-      return m;
-    };
+      break;
+    }
+    default:
+      throw fail(site.in, "unsupported operand");
+  }
+  return s;
+}
 
-    // The parser only builds instructions that fit their signature; IR made by transforms is
-    // checked here again, so nothing below indexes past the operands an opcode guarantees.
-    if (auto problem = ptx::check_operands(in, f.regs)) throw fail(in, problem->what);
-    const auto& ops = in.operands;
-    auto add_src = [&](const Operand& op) {
-      if (e.nsrc >= std::size(e.src)) throw fail(in, "too many source operands");
-      e.src[e.nsrc++] = src_of(op);
-    };
-    auto add_dst = [&](std::uint32_t reg) {
-      if (e.ndst >= std::size(e.dst)) throw fail(in, "too many destination operands");
-      e.dst[e.ndst++] = reg;
-    };
-    switch (in.opcode) {
-      case ptx::Opcode::kBra:
-        if (ops.empty() || ops[0].kind != Operand::Kind::kLabel || ops[0].target < 0)
-          throw fail(in, "branch without a resolved label");
-        if (static_cast<size_t>(ops[0].target) >= f.insts.size())
-          throw fail(
-              in, fmt::format("branch to label '{}', which no instruction follows", ops[0].name));
-        e.target_pc = f.insts[static_cast<size_t>(ops[0].target)].pc;
-        e.reconv_pc = reconv.rpc_by_inst(static_cast<int>(i)).value_or(kExitPc);
-        e.safe_reconv_pc = e.reconv_pc;
+std::uint32_t FunctionDecoder::dst_of(const Site& s, const Operand& op) const {
+  if (op.kind == Operand::Kind::kSink) return kNoReg;
+  if (op.kind != Operand::Kind::kReg) throw fail(s.in, "destination is not a register");
+  return df_.reg_base + static_cast<std::uint32_t>(op.reg);
+}
+
+MemRef FunctionDecoder::mem_of(const Site& s, const Operand& op) {
+  MemRef m;
+  m.offset = op.offset;
+  if (op.reg >= 0) {
+    m.base = MemRef::Base::kReg;
+    m.reg = df_.reg_base + static_cast<std::uint32_t>(op.reg);
+    m.reg32 = ptx::dtype_bytes(f_.regs[static_cast<size_t>(op.reg)].type) <= 4;
+  } else if (!op.name.empty()) {
+    SymbolRef r = resolve(op.name, s.index);
+    switch (r.kind) {
+      case SymbolRef::Kind::kFrame:
+        m.base = MemRef::Base::kFrame;
+        m.offset += static_cast<std::int64_t>(r.value);
         break;
-      case ptx::Opcode::kCall: {
-        // call (rets), callee, (args)
-        const Operand* rets = nullptr;
-        const Operand* callee = nullptr;
-        const Operand* args = nullptr;
-        for (const auto& op : ops) {
-          if (op.kind == Operand::Kind::kSymbol && !callee) {
-            callee = &op;
-          } else if (op.kind == Operand::Kind::kList) {
-            (callee ? args : rets) = &op;
-          }
-        }
-        if (!callee) throw fail(in, "indirect calls are not supported");
-        auto offsets = [&](const Operand* list, std::vector<std::uint64_t>& out) {
-          if (!list) return;
-          for (const auto& el : list->elems) {
-            SymbolRef a = resolve(el.name, static_cast<int>(i));
-            if (el.kind != Operand::Kind::kSymbol || a.kind != SymbolRef::Kind::kFrame)
-              throw fail(in, "call arguments must be .param variables");
-            out.push_back(a.value);
-          }
-        };
-        offsets(rets, e.call_rets);
-        offsets(args, e.call_args);
-        if (const Intrinsic* x = intrinsic(callee->name)) {
-          // An intrinsic (workloads/include/simtsync.cuh): the machine instruction it stands
-          // for, not a call (fuse_intrinsic_calls then folds the call sequence into it).
-          if (e.call_args.size() != x->args || e.call_rets.size() != (x->returns ? 1u : 0u))
-            throw fail(in, fmt::format("{} takes {} and returns {}", callee->name, x->signature,
-                                       x->returns ? "one 64-bit value" : "nothing"));
-          e.op = x->op;
-          e.a = ptx::InstAttrs{};
-          e.a.space = is_lock_bit(x->lock_op) ? ptx::Space::kShared : ptx::Space::kGlobal;
-          e.a.type = ptx::DType::kB32;
-          if (x->lock_op == IntrinsicOp::kLock) e.a.op = ptx::Mod::kCasOp;
-          if (x->lock_op == IntrinsicOp::kUnlock) e.a.op = ptx::Mod::kExchOp;
-          e.lock_op = x->lock_op;
-          break;
-        }
-        if (callee->name == "vprintf" || callee->name == "__assertfail") {
-          const ptx::Function* decl = module_.find_function(callee->name);
-          if (decl && decl->is_declaration) {
-            const bool pf = callee->name == "vprintf";
-            if (e.call_args.size() != (pf ? 2u : 5u))
-              throw fail(in, fmt::format("{} takes {} arguments", callee->name, pf ? 2 : 5));
-            e.host_call = pf ? HostCall::kPrintf : HostCall::kAssertFail;
-            break;
-          }
-        }
-        SymbolRef r = resolve(callee->name, static_cast<int>(i));
-        if (r.kind != SymbolRef::Kind::kFunction)
-          throw fail(in,
-                     fmt::format("call to '{}', which has no body in this module", callee->name));
-        e.callee = static_cast<int>(r.value);
+      case SymbolRef::Kind::kGlobal:
+      case SymbolRef::Kind::kShared:
+        if (r.kind == SymbolRef::Kind::kShared) shared_used_.insert(op.name);
+        m.base = MemRef::Base::kAbsolute;
+        m.offset += static_cast<std::int64_t>(r.value);
         break;
-      }
-      case ptx::Opcode::kLd:
-      case ptx::Opcode::kLdu:
-        // ld dst|{dsts}, [addr]
-        if (ops.size() != 2 || ops[1].kind != Operand::Kind::kAddress)
-          throw fail(in, "malformed load");
-        if (ops[0].kind == Operand::Kind::kVector) {
-          for (const auto& el : ops[0].elems) add_dst(dst_of(el));
-        } else {
-          add_dst(dst_of(ops[0]));
-        }
-        e.mem = mem_of(ops[1]);
-        break;
-      case ptx::Opcode::kSt:
-        if (ops.size() != 2 || ops[0].kind != Operand::Kind::kAddress)
-          throw fail(in, "malformed store");
-        e.mem = mem_of(ops[0]);
-        if (ops[1].kind == Operand::Kind::kVector) {
-          for (const auto& el : ops[1].elems) add_src(el);
-        } else {
-          add_src(ops[1]);
-        }
-        break;
-      case ptx::Opcode::kAtom:
-      case ptx::Opcode::kRed: {
-        size_t k = 0;
-        if (in.opcode == ptx::Opcode::kAtom) {
-          if (ops.empty()) throw fail(in, "malformed atomic");
-          add_dst(dst_of(ops[k++]));
-        }
-        if (k >= ops.size() || ops[k].kind != Operand::Kind::kAddress)
-          throw fail(in, "malformed atomic");
-        e.mem = mem_of(ops[k++]);
-        for (; k < ops.size(); ++k) add_src(ops[k]);
-        break;
-      }
-      case ptx::Opcode::kPrefetch:
-      case ptx::Opcode::kPrefetchu:
-        break;
-      case ptx::Opcode::kRet:
-      case ptx::Opcode::kExit:
-        e.reconv_pc = reconv.rpc_by_inst(static_cast<int>(i)).value_or(kExitPc);
-        e.safe_reconv_pc = e.reconv_pc;
-        break;
-      default: {
-        // Generic form: destinations first (setp may have a pair), then sources.
-        size_t ndst = 0;
-        switch (in.opcode) {
-          case ptx::Opcode::kSt:
-          case ptx::Opcode::kRed:
-          case ptx::Opcode::kBar:
-          case ptx::Opcode::kBarrier:
-          case ptx::Opcode::kMembar:
-          case ptx::Opcode::kFence:
-          case ptx::Opcode::kRet:
-          case ptx::Opcode::kExit:
-          case ptx::Opcode::kTrap:
-          case ptx::Opcode::kBrkpt:
-          case ptx::Opcode::kNop:
-          case ptx::Opcode::kNanosleep:
-          case ptx::Opcode::kPmevent:
-            ndst = 0;
-            break;
-          case ptx::Opcode::kBrx:
-            throw fail(in, "indirect branches (brx) are not supported");
-          default:
-            ndst = ops.empty() ? 0 : 1;
-        }
-        // bar.red.popc.u32 d, a{, b}, p  has a destination.
-        if ((in.opcode == ptx::Opcode::kBar || in.opcode == ptx::Opcode::kBarrier) && e.a.red)
-          ndst = 1;
-        for (size_t k = 0; k < ops.size(); ++k) {
-          const Operand& op = ops[k];
-          if (k < ndst) {
-            if (op.kind == Operand::Kind::kVector) {
-              for (const auto& el : op.elems) add_dst(dst_of(el));
-            } else {
-              add_dst(dst_of(op));
-              if (op.reg2 >= 0) add_dst(df.reg_base + static_cast<std::uint32_t>(op.reg2));
-            }
-          } else if (op.kind == Operand::Kind::kVector) {
-            for (const auto& el : op.elems) add_src(el);
-          } else {
-            add_src(op);
-          }
-        }
-      }
+      default:
+        throw fail(s.in, fmt::format("unknown symbol '{}' in address", op.name));
+    }
+  } else {
+    m.base = MemRef::Base::kAbsolute;
+  }
+  return m;
+}
+
+void FunctionDecoder::decode_code(const analysis::ReconvergenceTable& reconv) {
+  reconv_ = &reconv;
+  df_.code.resize(f_.insts.size());
+  for (size_t i = 0; i < f_.insts.size(); ++i) decode_inst(i);
+}
+
+void FunctionDecoder::decode_inst(size_t i) {
+  const ptx::Instruction& in = f_.insts[i];
+  ExecInst& e = df_.code[i];
+  e.op = in.opcode;
+  e.a = in.attrs();
+  e.pc = in.pc;
+  e.ir = &in;
+  e.index = static_cast<int>(i);
+  if (in.guard.reg >= 0) {
+    e.guard = df_.reg_base + static_cast<std::uint32_t>(in.guard.reg);
+    e.guard_negate = in.guard.negate;
+  }
+
+  // The parser only builds instructions that fit their signature; IR made by transforms is
+  // checked here again, so nothing below indexes past the operands an opcode guarantees.
+  if (auto problem = ptx::check_operands(in, f_.regs)) throw fail(in, problem->what);
+  const Site s{in, e, static_cast<int>(i)};
+  switch (in.opcode) {
+    case ptx::Opcode::kBra:
+      decode_branch(s);
+      break;
+    case ptx::Opcode::kCall:
+      decode_call(s);
+      break;
+    case ptx::Opcode::kLd:
+    case ptx::Opcode::kLdu:
+      decode_load(s);
+      break;
+    case ptx::Opcode::kSt:
+      decode_store(s);
+      break;
+    case ptx::Opcode::kAtom:
+    case ptx::Opcode::kRed:
+      decode_atomic(s);
+      break;
+    case ptx::Opcode::kPrefetch:
+    case ptx::Opcode::kPrefetchu:
+      break;
+    case ptx::Opcode::kRet:
+    case ptx::Opcode::kExit:
+      e.reconv_pc = reconv_->rpc_by_inst(s.index).value_or(kExitPc);
+      e.safe_reconv_pc = e.reconv_pc;
+      break;
+    default:
+      decode_generic(s);
+  }
+}
+
+void FunctionDecoder::decode_branch(const Site& s) {
+  const auto& ops = s.in.operands;
+  if (ops.empty() || ops[0].kind != Operand::Kind::kLabel || ops[0].target < 0)
+    throw fail(s.in, "branch without a resolved label");
+  if (static_cast<size_t>(ops[0].target) >= f_.insts.size())
+    throw fail(s.in,
+               fmt::format("branch to label '{}', which no instruction follows", ops[0].name));
+  s.e.target_pc = f_.insts[static_cast<size_t>(ops[0].target)].pc;
+  s.e.reconv_pc = reconv_->rpc_by_inst(s.index).value_or(kExitPc);
+  s.e.safe_reconv_pc = s.e.reconv_pc;
+}
+
+void FunctionDecoder::decode_call(const Site& s) {
+  const ptx::Instruction& in = s.in;
+  ExecInst& e = s.e;
+  // call (rets), callee, (args)
+  const Operand* rets = nullptr;
+  const Operand* callee = nullptr;
+  const Operand* args = nullptr;
+  for (const auto& op : in.operands) {
+    if (op.kind == Operand::Kind::kSymbol && !callee) {
+      callee = &op;
+    } else if (op.kind == Operand::Kind::kList) {
+      (callee ? args : rets) = &op;
     }
   }
-  (void)shared_used;
+  if (!callee) throw fail(in, "indirect calls are not supported");
+  auto offsets = [&](const Operand* list, std::vector<std::uint64_t>& out) {
+    if (!list) return;
+    for (const auto& el : list->elems) {
+      SymbolRef a = resolve(el.name, s.index);
+      if (el.kind != Operand::Kind::kSymbol || a.kind != SymbolRef::Kind::kFrame)
+        throw fail(in, "call arguments must be .param variables");
+      out.push_back(a.value);
+    }
+  };
+  offsets(rets, e.call_rets);
+  offsets(args, e.call_args);
+  if (const Intrinsic* x = intrinsic(callee->name)) {
+    // An intrinsic (workloads/include/simtsync.cuh): the machine instruction it stands
+    // for, not a call (fuse_intrinsic_calls then folds the call sequence into it).
+    if (e.call_args.size() != x->args || e.call_rets.size() != (x->returns ? 1u : 0u))
+      throw fail(in, fmt::format("{} takes {} and returns {}", callee->name, x->signature,
+                                 x->returns ? "one 64-bit value" : "nothing"));
+    e.op = x->op;
+    e.a = ptx::InstAttrs{};
+    e.a.space = is_lock_bit(x->lock_op) ? ptx::Space::kShared : ptx::Space::kGlobal;
+    e.a.type = ptx::DType::kB32;
+    if (x->lock_op == IntrinsicOp::kLock) e.a.op = ptx::Mod::kCasOp;
+    if (x->lock_op == IntrinsicOp::kUnlock) e.a.op = ptx::Mod::kExchOp;
+    e.lock_op = x->lock_op;
+    return;
+  }
+  if (callee->name == "vprintf" || callee->name == "__assertfail") {
+    const ptx::Function* decl = module_.find_function(callee->name);
+    if (decl && decl->is_declaration) {
+      const bool pf = callee->name == "vprintf";
+      if (e.call_args.size() != (pf ? 2u : 5u))
+        throw fail(in, fmt::format("{} takes {} arguments", callee->name, pf ? 2 : 5));
+      e.host_call = pf ? HostCall::kPrintf : HostCall::kAssertFail;
+      return;
+    }
+  }
+  SymbolRef r = resolve(callee->name, s.index);
+  if (r.kind != SymbolRef::Kind::kFunction)
+    throw fail(in, fmt::format("call to '{}', which has no body in this module", callee->name));
+  e.callee = static_cast<int>(r.value);
+}
+
+void FunctionDecoder::decode_load(const Site& s) {
+  const auto& ops = s.in.operands;
+  // ld dst|{dsts}, [addr]
+  if (ops.size() != 2 || ops[1].kind != Operand::Kind::kAddress) throw fail(s.in, "malformed load");
+  if (ops[0].kind == Operand::Kind::kVector) {
+    for (const auto& el : ops[0].elems) add_dst(s, dst_of(s, el));
+  } else {
+    add_dst(s, dst_of(s, ops[0]));
+  }
+  s.e.mem = mem_of(s, ops[1]);
+}
+
+void FunctionDecoder::decode_store(const Site& s) {
+  const auto& ops = s.in.operands;
+  if (ops.size() != 2 || ops[0].kind != Operand::Kind::kAddress)
+    throw fail(s.in, "malformed store");
+  s.e.mem = mem_of(s, ops[0]);
+  if (ops[1].kind == Operand::Kind::kVector) {
+    for (const auto& el : ops[1].elems) add_src(s, el);
+  } else {
+    add_src(s, ops[1]);
+  }
+}
+
+void FunctionDecoder::decode_atomic(const Site& s) {
+  const auto& ops = s.in.operands;
+  size_t k = 0;
+  if (s.in.opcode == ptx::Opcode::kAtom) {
+    if (ops.empty()) throw fail(s.in, "malformed atomic");
+    add_dst(s, dst_of(s, ops[k++]));
+  }
+  if (k >= ops.size() || ops[k].kind != Operand::Kind::kAddress)
+    throw fail(s.in, "malformed atomic");
+  s.e.mem = mem_of(s, ops[k++]);
+  for (; k < ops.size(); ++k) add_src(s, ops[k]);
+}
+
+void FunctionDecoder::decode_generic(const Site& s) {
+  const ptx::Instruction& in = s.in;
+  const auto& ops = in.operands;
+  // Generic form: destinations first (setp may have a pair), then sources.
+  size_t ndst = 0;
+  switch (in.opcode) {
+    case ptx::Opcode::kSt:
+    case ptx::Opcode::kRed:
+    case ptx::Opcode::kBar:
+    case ptx::Opcode::kBarrier:
+    case ptx::Opcode::kMembar:
+    case ptx::Opcode::kFence:
+    case ptx::Opcode::kRet:
+    case ptx::Opcode::kExit:
+    case ptx::Opcode::kTrap:
+    case ptx::Opcode::kBrkpt:
+    case ptx::Opcode::kNop:
+    case ptx::Opcode::kNanosleep:
+    case ptx::Opcode::kPmevent:
+      ndst = 0;
+      break;
+    case ptx::Opcode::kBrx:
+      throw fail(in, "indirect branches (brx) are not supported");
+    default:
+      ndst = ops.empty() ? 0 : 1;
+  }
+  // bar.red.popc.u32 d, a{, b}, p  has a destination.
+  if ((in.opcode == ptx::Opcode::kBar || in.opcode == ptx::Opcode::kBarrier) && s.e.a.red) ndst = 1;
+  for (size_t k = 0; k < ops.size(); ++k) {
+    const Operand& op = ops[k];
+    if (k < ndst) {
+      if (op.kind == Operand::Kind::kVector) {
+        for (const auto& el : op.elems) add_dst(s, dst_of(s, el));
+      } else {
+        add_dst(s, dst_of(s, op));
+        if (op.reg2 >= 0) add_dst(s, df_.reg_base + static_cast<std::uint32_t>(op.reg2));
+      }
+    } else if (op.kind == Operand::Kind::kVector) {
+      for (const auto& el : op.elems) add_src(s, el);
+    } else {
+      add_src(s, op);
+    }
+  }
+}
+
+}  // namespace
+
+void Program::decode_function(DecodedFunction& df, GlobalMemory& mem) {
+  FunctionDecoder decoder(module_, df, functions_, global_addr_, shared_off_);
+  decoder.layout_frame(static_shared_total_);
+  const auto reconv = analysis::ReconvergenceTable::compute(*df.ir);
+  decoder.decode_code(reconv);
   (void)mem;
   fuse_intrinsic_calls(df);
   if (opts_.safe_reconvergence)
