@@ -5,19 +5,11 @@ the JSON and CSV of a run; placed per slice and per partition, it sees every acc
 intercepts (admitted equals the L2's transactions of that kind) and slows the run down."""
 import json
 import os
-import subprocess
-import sys
 
-exe, out = sys.argv[1], sys.argv[2]
-os.makedirs(out, exist_ok=True)
-fails = []
+from plugin_check import Check
 
-
-def run(*args):
-    p = subprocess.run([exe, *args], capture_output=True, text=True)
-    if p.returncode != 0:
-        fails.append(f"{' '.join(args)}: exit {p.returncode}: {p.stderr[-400:]}")
-    return p.stdout
+c = Check()
+exe, out, fails, run = c.exe, c.out, c.fails, c.run
 
 
 listing = run("list")
@@ -68,7 +60,4 @@ for name, extra, kinds in (
     if "stats.gpu.memory.example_throttle.held_cycles," not in csv:
         fails.append(f"{name}: CSV lacks stats.gpu.memory.example_throttle.held_cycles")
 
-for f in fails:
-    print("FAIL:", f)
-print("PASS" if not fails else f"{len(fails)} failure(s)")
-sys.exit(1 if fails else 0)
+c.finish()

@@ -3,19 +3,11 @@
 config with its description, and its declared statistic in the JSON and CSV of a run."""
 import json
 import os
-import subprocess
-import sys
 
-exe, out = sys.argv[1], sys.argv[2]
-os.makedirs(out, exist_ok=True)
-fails = []
+from plugin_check import Check
 
-
-def run(*args):
-    p = subprocess.run([exe, *args], capture_output=True, text=True)
-    if p.returncode != 0:
-        fails.append(f"{' '.join(args)}: exit {p.returncode}: {p.stderr[-400:]}")
-    return p.stdout
+c = Check()
+exe, out, fails, run = c.exe, c.out, c.fails, c.run
 
 
 listing = run("list")
@@ -39,7 +31,4 @@ csv = open(cpath).read()
 if "stats.gpu.policy.issue_stats.empty_orders," not in csv:
     fails.append("CSV lacks stats.gpu.policy.issue_stats.empty_orders")
 
-for f in fails:
-    print("FAIL:", f)
-print("PASS" if not fails else f"{len(fails)} failure(s)")
-sys.exit(1 if fails else 0)
+c.finish()

@@ -5,20 +5,12 @@ statistics in the JSON, CSV and text table of a run; the IPDOM stack underneath 
 cycles as ipdom_stack, and a unit without statistics shows none."""
 import json
 import os
-import subprocess
-import sys
 
-exe, out = sys.argv[1], sys.argv[2]
-os.makedirs(out, exist_ok=True)
-fails = []
+from plugin_check import Check
+
+c = Check()
+exe, out, fails, run = c.exe, c.out, c.fails, c.run
 WORKLOAD = ["ht", "--size", "test"]
-
-
-def run(*args):
-    p = subprocess.run([exe, *args], capture_output=True, text=True)
-    if p.returncode != 0:
-        fails.append(f"{' '.join(args)}: exit {p.returncode}: {p.stderr[-400:]}")
-    return p.stdout
 
 
 listing = run("list")
@@ -61,7 +53,4 @@ if b["cycles"] != j["cycles"] or b["warp_instructions"] != j["warp_instructions"
 if "reconvergence" in b["stats"]["func"]:
     fails.append("ipdom_stack (no statistics) shows stats.func.reconvergence")
 
-for x in fails:
-    print("FAIL:", x)
-print("PASS" if not fails else f"{len(fails)} failure(s)")
-sys.exit(1 if fails else 0)
+c.finish()
