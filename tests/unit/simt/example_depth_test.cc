@@ -9,6 +9,7 @@
 
 #include "config/config.h"
 #include "func/device.h"
+#include "parity_branch_kernel.h"
 #include "ptx/parser.h"
 #include "simt/registry.h"
 #include "test_pcs.h"
@@ -71,34 +72,10 @@ TEST(ExampleDepth, CountsDivergentBranchesAndTheDeepestStack) {
 }
 
 // Two warps, each splitting once at a branch on the thread's parity (stack depth 3).
-constexpr const char* kDepthPtx = R"(.version 9.0
-.target sm_75
-.address_size 64
-.visible .entry k()
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<4>;
-  mov.u32 %r0, %tid.x;
-  and.b32 %r1, %r0, 1;
-  setp.eq.u32 %p0, %r1, 0;
-  @%p0 bra EVEN;
-  add.u32 %r2, %r0, 1;
-  bra.uni DONE;
-EVEN:
-  add.u32 %r2, %r0, 2;
-DONE:
-  ret;
-}
-)";
-
 TEST(ExampleDepth, TheExecutorAddsOrMaxesAsDeclared) {
   for (const char* threshold : {"1", "3"}) {
     SCOPED_TRACE(threshold);
-    func::DeviceOptions o;
-    o.reconvergence = example(threshold);
-    func::Device dev(o);
-    const int m = dev.load_module(ptx::parse_module(kDepthPtx, "k.ptx"));
-    const func::LaunchResult r = dev.launch(m, "k", {1, 1, 1}, {64, 1, 1}, func::KernelArgs());
+    const func::LaunchResult r = test_kernels::run_parity_branch(example(threshold));
     ASSERT_TRUE(r.completed) << r.watchdog_report;
     const func::UnitCounters& u = r.stats.reconvergence;
     EXPECT_EQ(u.unit, "example_depth");

@@ -11,6 +11,7 @@
 
 #include "config/config.h"
 #include "func/device.h"
+#include "parity_branch_kernel.h"
 #include "ptx/parser.h"
 #include "simt/registry.h"
 #include "stats/exec_report.h"
@@ -46,35 +47,8 @@ TEST(UnitStats, EveryUnitCollectsExactlyWhatItDeclares) {
   EXPECT_EQ(reconvergence_stats("lock_stack")[0].name, "lock_entry_pushes");
 }
 
-// Two warps, each splitting once at a branch on the thread's parity.
-constexpr const char* kStatsPtx = R"(.version 9.0
-.target sm_75
-.address_size 64
-.visible .entry k()
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<4>;
-  mov.u32 %r0, %tid.x;
-  and.b32 %r1, %r0, 1;
-  setp.eq.u32 %p0, %r1, 0;
-  @%p0 bra EVEN;
-  add.u32 %r2, %r0, 1;
-  bra.uni DONE;
-EVEN:
-  add.u32 %r2, %r0, 2;
-DONE:
-  ret;
-}
-)";
-
 func::LaunchResult run(const std::string& impl) {
-  func::DeviceOptions o;
-  o.reconvergence = reconvergence_choice(impl);
-  func::Device dev(o);
-  const int m = dev.load_module(ptx::parse_module(kStatsPtx, "k.ptx"));
-  func::LaunchResult r = dev.launch(m, "k", {1, 1, 1}, {64, 1, 1}, func::KernelArgs());
-  EXPECT_TRUE(r.completed) << r.watchdog_report;
-  return r;
+  return test_kernels::run_parity_branch(reconvergence_choice(impl));
 }
 
 TEST(UnitStats, TheExecutorSumsTheCountersOfFinishedWarps) {
