@@ -94,7 +94,8 @@ class ILockArbiter {
 struct MemUnitContext {
   const HierarchyParams& hier;
   IAtomicLanes* lanes = nullptr;  // lane operations of atomics (null in some unit tests)
-  unsigned index = 0;             // the slice's index (kSlice) or the partition's (kPartition)
+  unsigned slice = 0;             // the slice that builds it (a partition's first, kPartition)
+  unsigned partition = 0;         // that slice's memory partition
 };
 
 class IMemUnit {

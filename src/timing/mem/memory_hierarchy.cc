@@ -39,6 +39,7 @@ MemoryPartition::MemoryPartition(const HierarchyParams& p, const AddressMap& map
 void MemoryHierarchy::place_units() {
   const std::vector<MemUnitChoice> choices =
       p_.units.empty() ? default_mem_unit_choices() : p_.units;
+  for (const auto& c : choices) unit_names_.push_back(c.name);
   const unsigned spp = map_.slices_per_partition();
   shared_units_.assign(choices.size() * map_.partitions(), {});
   for (unsigned i = 0; i < map_.slices(); ++i) {
@@ -51,14 +52,11 @@ void MemoryHierarchy::place_units() {
       IMemUnit* u = sh.unit;
       if (!u) {
         std::unique_ptr<IMemUnit> made = choices[r].make(
-            MemUnitContext{p_, static_cast<IAtomicLanes*>(this), i}, choices[r].params);
+            MemUnitContext{p_, static_cast<IAtomicLanes*>(this), i, part}, choices[r].params);
         if (!made) continue;
         u = made.get();
         if (made->placement() == MemPlacement::kPartition) {
-          // Built once, by the partition's first slice, with the partition's index.
-          made = choices[r].make(MemUnitContext{p_, static_cast<IAtomicLanes*>(this), part},
-                                 choices[r].params);
-          u = made.get();
+          // Built by the partition's first slice and shared by the others.
           sh = {r, u, true};
           shared_owned_.push_back(std::move(made));
         } else {
@@ -490,10 +488,9 @@ HierarchyStats MemoryHierarchy::stats() const {
     add_cache(h.l1, s.l1->stats());
     add_cache(h.const_cache, s.cc->stats());
   }
-  const std::vector<MemUnitChoice> rows = p_.units.empty() ? default_mem_unit_choices() : p_.units;
   std::vector<std::uint64_t> v;
   auto add_unit = [&](const MemoryPartition::Unit& u) {
-    const std::string& name = rows[u.row].name;
+    const std::string& name = unit_names_[u.row];
     v.assign(mem_unit_stats(name).size(), 0);
     u.unit->collect(v);
     config::accumulate(unit_of(h, name).values, v, mem_unit_stats(name));

@@ -171,6 +171,7 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   // Memory-side units shared by a partition's slices (MemPlacement::kPartition), by row.
   std::vector<MemoryPartition::Unit> shared_units_;
   std::vector<std::unique_ptr<IMemUnit>> shared_owned_;
+  std::vector<std::string> unit_names_;  // by row of mem_units.def
   bool lock_queuing_ = false;
   Crossbar req_net_, rep_net_;
   ClockDomain core_clk_, icnt_clk_, l2_clk_, dram_clk_;
