@@ -24,14 +24,18 @@ struct StatField {
   bool shown = false;         // also a row of the run's text table (SIMTSYNC_STAT_SHOWN)
 };
 
+// How a derived value shows as a row of the run's text table (kHidden: JSON and CSV only).
+enum class StatShow : std::uint8_t { kHidden, kCount, kFixed1, kFixed3, kPercent };
+
 // A value derived from a struct's counters after they are summed (a rate, an average): declared
-// once beside the counters, it follows them into JSON and CSV. A dotted name ("avg_latency.l1")
-// nests one level in JSON.
+// once beside the counters, it follows them into JSON and CSV, and into the text table when
+// `show` says how. A dotted name ("avg_latency.l1") nests one level in JSON.
 template <class T>
 struct StatDerived {
   const char* name;
   const char* description;
   double (*value)(const T&);
+  StatShow show = StatShow::kHidden;
 };
 
 // a / b, 0 when b is 0.

@@ -67,7 +67,8 @@ PluginDecl& PluginDecl::stat(const std::string& name, const std::string& descrip
 }
 
 PluginDecl& PluginDecl::ratio(const std::string& name, const std::string& numerator,
-                              const std::string& denominator, const std::string& description) {
+                              const std::string& denominator, const std::string& description,
+                              StatShow show) {
   auto declared = [&](const std::string& n) {
     for (const auto& s : stats_)
       if (s.name == n) return true;
@@ -75,7 +76,7 @@ PluginDecl& PluginDecl::ratio(const std::string& name, const std::string& numera
   };
   if (!declared(numerator) || !declared(denominator))
     plugin_bug(fmt::format("{}: ratio '{}' names a statistic not declared before it", impl_, name));
-  ratios_.push_back({name, numerator, denominator, description});
+  ratios_.push_back({name, numerator, denominator, description, show});
   return *this;
 }
 

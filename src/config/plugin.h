@@ -22,6 +22,7 @@
 
 namespace simtsync::config {
 
+using simtsync::StatShow;
 using simtsync::StatSum;
 
 struct StatDecl {
@@ -31,11 +32,13 @@ struct StatDecl {
 };
 
 // A derived statistic: the quotient of two of the plug-in's counters (0 when the denominator is),
-// computed after summing; it shows in JSON and CSV beside them.
+// computed after summing; it shows in JSON and CSV beside them, and in the run's text table when
+// `show` says how.
 struct RatioDecl {
   std::string name;
   std::string numerator, denominator;  // names of declared counters
   std::string description;
+  StatShow show = StatShow::kHidden;
 };
 
 class PluginDecl {
@@ -56,7 +59,8 @@ class PluginDecl {
   PluginDecl& stat(const std::string& name, const std::string& description,
                    StatSum sum = StatSum::kAdd);
   PluginDecl& ratio(const std::string& name, const std::string& numerator,
-                    const std::string& denominator, const std::string& description);
+                    const std::string& denominator, const std::string& description,
+                    StatShow show = StatShow::kHidden);
 
   const std::string& impl() const { return impl_; }
   const std::string& prefix() const { return prefix_; }

@@ -2,6 +2,21 @@
 
 namespace simtsync::stats {
 
+std::string show_value(double v, StatShow how) {
+  switch (how) {
+    case StatShow::kCount:
+      return fmt::format("{:.0f}", v);
+    case StatShow::kFixed1:
+      return fmt::format("{:.1f}", v);
+    case StatShow::kPercent:
+      return fmt::format("{:.1f}%", 100 * v);
+    case StatShow::kFixed3:
+    case StatShow::kHidden:
+      break;
+  }
+  return fmt::format("{:.3f}", v);
+}
+
 nlohmann::json plugin_json(const std::vector<config::StatDecl>& decl,
                            const std::vector<std::uint64_t>& values) {
   nlohmann::json j = nlohmann::json::object();

@@ -34,11 +34,9 @@ nlohmann::json to_json(const T& s, std::span<const StatField<T>> decl) {
   return j;
 }
 
-// The counters and the values derived from them (a dotted name nests one level).
+// The values derived from a struct's counters (a dotted name nests one level), into `j`.
 template <class T>
-nlohmann::json to_json(const T& s, std::span<const StatField<T>> decl,
-                       std::span<const StatDerived<T>> derived) {
-  nlohmann::json j = to_json(s, decl);
+void put_derived(nlohmann::json& j, const T& s, std::span<const StatDerived<T>> derived) {
   for (const auto& d : derived) {
     const std::string name = d.name;
     const auto dot = name.find('.');
@@ -47,6 +45,21 @@ nlohmann::json to_json(const T& s, std::span<const StatField<T>> decl,
     else
       j[name.substr(0, dot)][name.substr(dot + 1)] = d.value(s);
   }
+}
+
+template <class T>
+nlohmann::json derived_json(const T& s, std::span<const StatDerived<T>> derived) {
+  nlohmann::json j = nlohmann::json::object();
+  put_derived(j, s, derived);
+  return j;
+}
+
+// The counters and the values derived from them.
+template <class T>
+nlohmann::json to_json(const T& s, std::span<const StatField<T>> decl,
+                       std::span<const StatDerived<T>> derived) {
+  nlohmann::json j = to_json(s, decl);
+  put_derived(j, s, derived);
   return j;
 }
 
@@ -65,6 +78,22 @@ std::string table_rows(const T& s, std::span<const StatField<T>> decl,
       out += fmt::format("  {:<22} {:>16}  {}\n", name, v[i], f.description);
     }
   }
+  return out;
+}
+
+// A derived value as the text table shows it (StatShow).
+std::string show_value(double v, StatShow how);
+
+// The rows marked for the text table (SIMTSYNC_STAT_SHOWN, a StatShow other than kHidden) of a
+// struct's counters and derived values, each name after `prefix`.
+template <class T>
+std::string table_rows(const T& s, std::span<const StatField<T>> decl,
+                       std::span<const StatDerived<T>> derived, const std::string& prefix) {
+  std::string out = table_rows(s, decl, prefix, true);
+  for (const auto& d : derived)
+    if (d.show != StatShow::kHidden)
+      out += fmt::format("  {:<22} {:>16}  {}\n", prefix + d.name, show_value(d.value(s), d.show),
+                         d.description);
   return out;
 }
 

@@ -8,11 +8,56 @@
 #include "stats/declared.h"
 #include "stats/energy_report.h"
 #include "timing/mem/mem_unit_registry.h"
-#include "timing/sched/ddos.h"
 
 namespace simtsync::stats {
 namespace {
 
+sm::SmStats sum_sm(const gpu::TimingTotals& t) {
+  sm::SmStats s;
+  for (const auto& x : t.sm) accumulate<sm::SmStats>(s, x, sm::kSmStatFields);
+  return s;
+}
+
+gpu::SyncCounts sum_sync(const gpu::TimingTotals& t) {
+  gpu::SyncCounts s;
+  for (const auto& x : t.sync) accumulate<gpu::SyncCounts>(s, x, gpu::kSyncStatFields);
+  return s;
+}
+
+nlohmann::json sync_json(const gpu::SyncCounts& c) {
+  return to_json<gpu::SyncCounts>(c, gpu::kSyncStatFields, gpu::kSyncDerived);
+}
+
+// Each declared record summary of the run's records (key, values), for those the run has.
+std::vector<std::pair<std::string, std::vector<sched::SummaryValue>>> record_summaries(
+    const gpu::TimingTotals& t) {
+  std::vector<std::pair<std::string, std::vector<sched::SummaryValue>>> out;
+  for (const sched::RecordSummary& rs : sched::record_summaries()) {
+    std::vector<sched::PolicyRecord> recs;
+    for (const auto& tr : t.records)
+      if (tr.rec.kind == rs.kind) recs.push_back(tr.rec);
+    if (!recs.empty()) out.emplace_back(rs.key, rs.summarize(recs));
+  }
+  return out;
+}
+
+// The memory hierarchy's rows marked for the text table, by component.
+std::string hierarchy_rows(const mem::HierarchyStats& h) {
+  std::string out =
+      table_rows<mem::HierarchyStats>(h, mem::kHierarchyStatFields, mem::kHierarchyDerived, "mem.");
+  out += table_rows<mem::CacheStats>(h.l1, mem::kCacheStatFields, mem::kCacheDerived, "l1.");
+  out += table_rows<mem::CacheStats>(h.l2, mem::kCacheStatFields, mem::kCacheDerived, "l2.");
+  out += table_rows<mem::DramStats>(h.dram, mem::kDramStatFields, mem::kDramDerived, "dram.");
+  for (const auto& u : h.units) {
+    const nlohmann::json j =
+        plugin_json(mem::mem_unit_stats(u.name), mem::mem_unit_ratios(u.name), u.values);
+    for (const auto& r : mem::mem_unit_ratios(u.name))
+      if (r.show != StatShow::kHidden)
+        out += fmt::format("  {:<22} {:>16}  {}\n", u.name + "." + r.name,
+                           show_value(j[r.name].get<double>(), r.show), r.description);
+  }
+  return out;
+}
 
 sm::SchedStats sum_sched(const gpu::TimingTotals& t) {
   sm::SchedStats s;
@@ -86,6 +131,7 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
     const auto& s = t.sm[i];
     nlohmann::json j = to_json<sm::SmStats>(s, sm::kSmStatFields);
     j["icache"] = to_json<sm::ICacheStats>(t.icache[i], sm::kICacheStatFields);
+    if (i < t.sync.size()) j["sync_status"] = sync_json(t.sync[i]);
     nlohmann::json sched = nlohmann::json::array();
     for (const auto& sc : s.sched) {
       nlohmann::json x = to_json<sm::SchedStats>(sc, sm::kSchedStatFields);
@@ -97,8 +143,7 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
   }
   g["sm"] = sms;
   // Every SM counter summed over the SMs, by its declaration (sm_total).
-  sm::SmStats total;
-  for (const auto& s : t.sm) accumulate<sm::SmStats>(total, s, sm::kSmStatFields);
+  const sm::SmStats total = sum_sm(t);
   g["sm_total"] = to_json<sm::SmStats>(total, sm::kSmStatFields);
   // Likewise the schedulers' counters (sched_total) and the I-caches' (icache_total).
   g["sched_total"] = to_json<sm::SchedStats>(all, sm::kSchedStatFields);
@@ -124,49 +169,10 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
     kernels.push_back(j);
   }
   g["kernels"] = kernels;
-  {
-    // Warp-phases (stats.warp_phases, seed 002 sec. 3): RTRU (Eq. 1) averaged over every
-    // phase, exit phases included; the warp-cycles lost waiting for a phase's critical warp as
-    // a share of the warp-cycles of every phase (barrier_wait_fraction: seed 002's
-    // barrier-intensity measure, exit points included, as in its Fig. 1); how often the
-    // critical warp changes from one phase of a CTA to the next (Fig. 6).
-    const sm::SmStats& w = total;
-    auto ratio = [](std::uint64_t a, std::uint64_t b) {
-      return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
-    };
-    if (w.warp_phases > 0)
-      g["warp_phases"] = {
-          {"phases", w.warp_phases},
-          {"exit_phases", w.exit_phases},
-          {"mean_rtru", ratio(w.rtru_ppm_sum, w.warp_phases) / 1e6},
-          {"max_rtru", static_cast<double>(w.rtru_ppm_max) / 1e6},
-          {"barrier_wait_cycles", w.barrier_wait_cycles},
-          {"exit_wait_cycles", w.exit_wait_cycles},
-          {"phase_warp_cycles", w.phase_warp_cycles},
-          {"barrier_wait_fraction",
-           ratio(w.barrier_wait_cycles + w.exit_wait_cycles, w.phase_warp_cycles)},
-          {"barrier_only_wait_fraction", ratio(w.barrier_wait_cycles, w.phase_warp_cycles)},
-          {"critical_change_rate", ratio(w.critical_changes, w.critical_pairs)}};
-  }
-  {
-    // Synchronization status (stats.sync_status, seed 000 Fig. 2): attempts per lane.
-    const std::uint64_t ls = total.sync_lock_success, lfa = total.sync_lock_fail_intra,
-                        lfe = total.sync_lock_fail_inter, ws = total.sync_wait_success,
-                        wf = total.sync_wait_fail;
-    auto share = [](std::uint64_t a, std::uint64_t b) {
-      return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
-    };
-    if (ls + lfa + lfe + ws + wf > 0)
-      g["sync_status"] = {{"lock_attempts", ls + lfa + lfe},
-                          {"lock_success", ls},
-                          {"lock_fail_intra_warp", lfa},
-                          {"lock_fail_inter_warp", lfe},
-                          {"lock_fail_rate", share(lfa + lfe, ls + lfa + lfe)},
-                          {"wait_attempts", ws + wf},
-                          {"wait_success", ws},
-                          {"wait_fail", wf},
-                          {"wait_fail_rate", share(wf, ws + wf)}};
-  }
+  // Warp-phases and synchronization status: declared values over the SM totals.
+  if (total.warp_phases > 0)
+    g["warp_phases"] = derived_json<sm::SmStats>(total, sm::kWarpPhaseDerived);
+  if (!t.sync.empty()) g["sync_status"] = sync_json(sum_sync(t));
   if (!t.records.empty()) {
     // Policy records (sched::PolicyRecord): one list per kind, each row tagged with its kernel,
     // launch and SM. Whole numbers print as integers.
@@ -182,22 +188,22 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
       r[tr.rec.kind].push_back(std::move(row));
     }
     g["records"] = std::move(r);
-    // DDOS's detection against the annotated ground truth (seed 000 sec. IV-B): each
-    // (launch, SM, backward branch) is one pair.
-    std::vector<sched::PolicyRecord> branches;
-    for (const auto& tr : t.records)
-      if (tr.rec.kind == "ddos_branch") branches.push_back(tr.rec);
-    if (!branches.empty()) {
-      const spin::DdosSummary d = spin::summarize(branches);
-      g["ddos"] = {{"tsdr", d.tsdr},         {"fsdr", d.fsdr},
-                   {"dpr_true", d.dpr_true}, {"dpr_false", d.dpr_false},
-                   {"sibs", d.sibs},         {"sibs_confirmed", d.sibs_confirmed},
-                   {"non_sibs", d.non_sibs}, {"non_sibs_confirmed", d.non_sibs_confirmed}};
-    }
   }
-  g["mem"] = to_json<mem::SimpleMemoryStats>(t.mem, mem::kMemSummaryFields);
+  // The record summaries their writers declared (sched::record_summaries()).
+  for (const auto& [key, values] : record_summaries(t)) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& v : values)
+      if (v.value == std::floor(v.value) && std::fabs(v.value) < 9e15)
+        j[v.name] = static_cast<std::int64_t>(v.value);
+      else
+        j[v.name] = v.value;
+    g[key] = std::move(j);
+  }
   g["shared"] = to_json<mem::SharedStats>(t.shared, mem::kSharedStatFields);
-  if (t.has_hierarchy) g["memory"] = hierarchy_json(t.hier);
+  if (t.has_hierarchy)
+    g["memory"] = hierarchy_json(t.hier);
+  else
+    g["mem"] = to_json<mem::SimpleMemoryStats>(t.mem, mem::kSimpleMemoryStatFields);
   g["energy"] = energy_json(t);
   return g;
 }
@@ -246,84 +252,37 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
       fmt::format("{} CTAs/SM, {} warps/CTA", t.last_occupancy_ctas, t.last_warps_per_cta),
       "resident CTAs per SM at full load (last kernel)");
   const sm::SchedStats all = sum_sched(t);
-  std::uint64_t total = 0;
-  for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k) total += all.cycles[k];
+  std::uint64_t cycles = 0;
+  for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k) cycles += all.cycles[k];
   out += "  scheduler cycles (all SMs and schedulers):\n";
   for (int k = 0; k < static_cast<int>(sm::StallKind::kCount); ++k)
     out += fmt::format(
         "    {:<20} {:>16}  {:5.1f}%\n", sm::kStallNames[k], all.cycles[k],
-        total ? 100.0 * static_cast<double>(all.cycles[k]) / static_cast<double>(total) : 0.0);
+        cycles ? 100.0 * static_cast<double>(all.cycles[k]) / static_cast<double>(cycles) : 0.0);
   // The SM counters marked for the table (SIMTSYNC_STAT_SHOWN), summed over the SMs.
-  sm::SmStats sms;
-  for (const auto& s : t.sm) accumulate<sm::SmStats>(sms, s, sm::kSmStatFields);
+  const sm::SmStats sms = sum_sm(t);
   out += table_rows<sm::SmStats>(sms, sm::kSmStatFields, "", true);
-  std::uint64_t acc = 0, miss = 0;
-  for (const auto& c : t.icache) acc += c.accesses, miss += c.misses;
-  row("icache_misses", fmt::format("{} / {}", miss, acc), "I-cache misses / accesses");
-  row("mem.transactions", fmt::format("{}", t.mem.transactions), "coalesced memory transactions");
-  row("mem.atomics", fmt::format("{}", t.mem.atomics),
-      "warp-level atomic requests at the memory side");
-  row("mem.atomic_wait", fmt::format("{}", t.mem.atomic_wait_cycles),
-      "cycles atomics waited for their address's atomic unit");
-  row("mem.refused", fmt::format("{}", t.mem.refused), "requests refused by a full memory queue");
-  if (g.contains("warp_phases"))
-    row("warp_phases.mean_rtru",
-        fmt::format("{:.3f} ({} phases)", g["warp_phases"]["mean_rtru"].get<double>(),
-                    g["warp_phases"]["phases"].get<std::uint64_t>()),
-        "RTRU averaged over warp-phases (seed 002 Eq. 1), max " +
-            fmt::format("{:.3f}", g["warp_phases"]["max_rtru"].get<double>()));
-  if (g.contains("warp_phases"))
-    row("warp_phases.barrier_wait",
-        fmt::format("{:.3f}", g["warp_phases"]["barrier_wait_fraction"].get<double>()),
-        fmt::format("share of warp time waiting at barriers and exit points (seed 002 Fig. 1); "
-                    "critical warp changes in {:.0f}% of phases",
-                    100 * g["warp_phases"]["critical_change_rate"].get<double>()));
-  if (g.contains("sync_status")) {
-    const auto& y = g["sync_status"];
-    row("sync.lock_attempts", fmt::format("{}", y["lock_attempts"].get<std::uint64_t>()),
-        fmt::format("lock acquire attempts: {} took it, {} failed intra-warp, {} inter-warp",
-                    y["lock_success"].get<std::uint64_t>(),
-                    y["lock_fail_intra_warp"].get<std::uint64_t>(),
-                    y["lock_fail_inter_warp"].get<std::uint64_t>()));
-    row("sync.wait_attempts", fmt::format("{}", y["wait_attempts"].get<std::uint64_t>()),
-        fmt::format("wait-exit attempts: {} left the wait, {} went round again",
-                    y["wait_success"].get<std::uint64_t>(), y["wait_fail"].get<std::uint64_t>()));
-  }
-  if (g.contains("ddos")) {
-    const auto& d = g["ddos"];
-    row("ddos.tsdr",
-        fmt::format("{:.3f} ({}/{})", d["tsdr"].get<double>(), d["sibs_confirmed"].get<unsigned>(),
-                    d["sibs"].get<unsigned>()),
-        "annotated spin-inducing branches DDOS confirmed (per SM and branch; seed 000 Table I)");
-    row("ddos.fsdr",
-        fmt::format("{:.3f} ({}/{})", d["fsdr"].get<double>(),
-                    d["non_sibs_confirmed"].get<unsigned>(), d["non_sibs"].get<unsigned>()),
-        fmt::format("other backward branches DDOS confirmed; detection phase ratio {:.3f}",
-                    d["dpr_true"].get<double>()));
-  }
+  sm::ICacheStats ic;
+  for (const auto& c : t.icache) accumulate<sm::ICacheStats>(ic, c, sm::kICacheStatFields);
+  out += table_rows<sm::ICacheStats>(ic, sm::kICacheStatFields, "icache.", true);
+  if (sms.warp_phases > 0)
+    out += table_rows<sm::SmStats>(sms, {}, sm::kWarpPhaseDerived, "warp_phases.");
+  if (!t.sync.empty())
+    out +=
+        table_rows<gpu::SyncCounts>(sum_sync(t), gpu::kSyncStatFields, gpu::kSyncDerived, "sync.");
+  for (const auto& [key, values] : record_summaries(t))
+    for (const auto& v : values)
+      if (v.show != StatShow::kHidden)
+        row(fmt::format("{}.{}", key, v.name), show_value(v.value, v.show), v.description);
   out +=
       plugin_rows(fmt::format("{}.", t.issue_policy), t.issue_stats, sum_policy(t, t.issue_stats));
   out += plugin_rows(fmt::format("fetch.{}.", t.fetch_policy), t.fetch_stats,
                      sum_fetch(t, t.fetch_stats));
-  if (t.has_hierarchy) {
-    const nlohmann::json& m = g["memory"];
-    auto pct = [](double x) { return fmt::format("{:.1f}%", 100 * x); };
-    row("l1.hit_rate", pct(m["l1"]["hit_rate"].get<double>()),
-        "L1 data cache hits / (hits + misses)");
-    row("l2.hit_rate", pct(m["l2"]["hit_rate"].get<double>()),
-        "L2 hits / (hits + misses), all slices");
-    row("dram.row_hit_rate", pct(m["dram"]["row_hit_rate"].get<double>()),
-        "DRAM column accesses to an open row");
-    row("dram.bandwidth", pct(m["dram"]["bandwidth_utilization"].get<double>()),
-        "data-bus busy cycles / DRAM cycles, all channels");
-    row("atomic.avg_queue_wait", fmt::format("{:.1f}", m["atomic"]["avg_queue_wait"].get<double>()),
-        "L2 cycles an atomic packet waited for its L2 atomic unit");
-    row("latency.l1/l2/dram",
-        fmt::format("{:.0f}/{:.0f}/{:.0f}", m["avg_latency"]["l1_hit"].get<double>(),
-                    m["avg_latency"]["l2_hit"].get<double>(),
-                    m["avg_latency"]["dram"].get<double>()),
-        "average transaction round trip by serving level, core cycles");
-  }
+  // The memory model's counters and derived values marked for the table.
+  if (t.has_hierarchy)
+    out += hierarchy_rows(t.hier);
+  else
+    out += table_rows<mem::SimpleMemoryStats>(t.mem, mem::kSimpleMemoryStatFields, "mem.", true);
   out += energy_rows(g["energy"]);
   return out;
 }

@@ -28,7 +28,13 @@ def run(policy, warps, ctas=2, phases=4):
         failures.append(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stdout}{r.stderr}")
         return None
     with open(path) as f:
-        return json.load(f)["stats"]["gpu"].get("warp_phases")
+        g = json.load(f)["stats"]["gpu"]
+    # The derived values (stats.gpu.warp_phases) and the counters they come from (sm_total).
+    if "warp_phases" not in g:
+        failures.append(f"{' '.join(cmd)}: no stats.gpu.warp_phases")
+        return None
+    return dict(g["warp_phases"], phases=g["sm_total"]["warp_phases"],
+                exit_phases=g["sm_total"]["exit_phases"])
 
 
 def check(what, got, want, tol):

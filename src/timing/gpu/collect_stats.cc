@@ -1,6 +1,6 @@
 // Statistics of one launch into the GPU's totals. Every sum follows the components' declared
-// tables (kSmStatFields, kSchedStatFields, ..., the policies' StatDecls); nothing is summed by
-// hand here.
+// tables (kSmStatFields, kSchedStatFields, kSyncStatFields, ..., the policies' StatDecls);
+// nothing is summed or copied by hand here.
 #include "timing/gpu/launch.h"
 #include "timing/gpu/timing_gpu.h"
 
@@ -35,12 +35,8 @@ void TimingGpu::collect(const Launch& l, const func::LaunchResult& result) {
         rec.scheduler_cycles[k] += sc.cycles[k];
     sm::SmStats& t = totals_.sm[i];
     accumulate<sm::SmStats>(t, st, sm::kSmStatFields);
-    if (l.sync) {
-      const SyncCounts& c = l.sync->counts(static_cast<int>(i));
-      t.sync_lock_success += c.lock_success, t.sync_lock_fail_intra += c.lock_fail_intra;
-      t.sync_lock_fail_inter += c.lock_fail_inter;
-      t.sync_wait_success += c.wait_success, t.sync_wait_fail += c.wait_fail;
-    }
+    if (l.sync)
+      accumulate<SyncCounts>(totals_.sync[i], l.sync->counts(static_cast<int>(i)), kSyncStatFields);
     for (size_t k = 0; k < st.sched.size() && k < t.sched.size(); ++k) {
       accumulate<sm::SchedStats>(t.sched[k], st.sched[k], sm::kSchedStatFields);
       config::accumulate(t.sched[k].policy, st.sched[k].policy, sched_decl);
@@ -51,21 +47,12 @@ void TimingGpu::collect(const Launch& l, const func::LaunchResult& result) {
   }
   totals_.launches.push_back(rec);
   if (l.simple) {
-    accumulate<mem::SimpleMemoryStats>(totals_.mem, l.simple->stats(), mem::kMemSummaryFields);
+    accumulate<mem::SimpleMemoryStats>(totals_.mem, l.simple->stats(),
+                                       mem::kSimpleMemoryStatFields);
     return;
   }
-  const mem::HierarchyStats hs = l.hier->stats();
-  mem::SimpleMemoryStats sum;
-  sum.loads = hs.requests[0];
-  sum.stores = hs.requests[1];
-  sum.atomics = hs.requests[2];
-  sum.transactions = hs.transactions;
-  sum.atomic_lane_ops = hs.atomic_lane_ops;
-  sum.atomic_wait_cycles = mem::unit_stat(hs, "atomic", "queue_wait_cycles");
-  sum.refused = hs.refused;
-  accumulate<mem::SimpleMemoryStats>(totals_.mem, sum, mem::kMemSummaryFields);
   totals_.has_hierarchy = true;
-  mem::accumulate(totals_.hier, hs);
+  mem::accumulate(totals_.hier, l.hier->stats());
 }
 
 }  // namespace simtsync::gpu

@@ -66,7 +66,7 @@ void SyncStatus::on_memory(int sm, const sm::MemoryEvent& e) {
       const auto& o = owners(sm, sh);
       auto it = o.find(key(sm, sh, acc.addr[l]));
       const bool intra = it != o.end() && it->second.sm == sm && it->second.slot == e.slot;
-      ++(intra ? c.lock_fail_intra : c.lock_fail_inter);
+      ++(intra ? c.lock_fail_intra_warp : c.lock_fail_inter_warp);
     }
     return;
   }

@@ -27,13 +27,45 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/stat_table.h"
 #include "timing/sched/events.h"
 
 namespace simtsync::gpu {
 
+// Per SM, lanes: lock acquire attempts by outcome, wait-exit attempts by outcome.
 struct SyncCounts {
-  std::uint64_t lock_success = 0, lock_fail_intra = 0, lock_fail_inter = 0;
+  std::uint64_t lock_success = 0, lock_fail_intra_warp = 0, lock_fail_inter_warp = 0;
   std::uint64_t wait_success = 0, wait_fail = 0;
+};
+
+// stats.gpu.sync_status (and per SM, stats.gpu.sm[i].sync_status); the table shows "sync.*".
+inline constexpr StatField<SyncCounts> kSyncStatFields[] = {
+    SIMTSYNC_STAT(SyncCounts, lock_success, "lock acquire attempts that took the lock"),
+    SIMTSYNC_STAT(SyncCounts, lock_fail_intra_warp,
+                  "lock acquire attempts that failed: held by a thread of the same warp"),
+    SIMTSYNC_STAT(SyncCounts, lock_fail_inter_warp,
+                  "lock acquire attempts that failed: held by another warp"),
+    SIMTSYNC_STAT(SyncCounts, wait_success, "wait-exit attempts that left the wait loop"),
+    SIMTSYNC_STAT(SyncCounts, wait_fail, "wait-exit attempts that went round again"),
+};
+inline constexpr StatDerived<SyncCounts> kSyncDerived[] = {
+    {"lock_attempts", "lock acquire attempts (lanes), every outcome",
+     [](const SyncCounts& c) {
+       return static_cast<double>(c.lock_success + c.lock_fail_intra_warp + c.lock_fail_inter_warp);
+     },
+     StatShow::kCount},
+    {"lock_fail_rate", "failed lock acquire attempts / attempts",
+     [](const SyncCounts& c) {
+       return stat_ratio(c.lock_fail_intra_warp + c.lock_fail_inter_warp,
+                         c.lock_success + c.lock_fail_intra_warp + c.lock_fail_inter_warp);
+     },
+     StatShow::kFixed3},
+    {"wait_attempts", "wait-exit attempts (lanes), every outcome",
+     [](const SyncCounts& c) { return static_cast<double>(c.wait_success + c.wait_fail); },
+     StatShow::kCount},
+    {"wait_fail_rate", "wait-exit attempts that went round again / attempts",
+     [](const SyncCounts& c) { return stat_ratio(c.wait_fail, c.wait_success + c.wait_fail); },
+     StatShow::kFixed3},
 };
 
 class SyncStatus {

@@ -13,6 +13,7 @@ namespace simtsync::gpu {
 TimingGpu::TimingGpu(GpuParams p) : p_(std::move(p)), resources_(p_.registers_per_thread) {
   totals_.sm.resize(p_.num_sms);
   totals_.icache.resize(p_.num_sms);
+  if (p_.track_sync_status) totals_.sync.resize(p_.num_sms);
   for (auto& s : totals_.sm) s.sched.resize(std::max(1u, p_.sm.num_schedulers));
   totals_.issue_policy = p_.sm.scheduler.impl;
   totals_.fetch_policy = p_.sm.fetch_policy.impl;

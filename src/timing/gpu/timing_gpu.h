@@ -17,6 +17,7 @@
 #include "timing/gpu/cta_dispatcher.h"
 #include "timing/gpu/kernel_resources.h"
 #include "timing/gpu/phase_pool.h"
+#include "timing/gpu/sync_status.h"
 #include "timing/mem/memory_hierarchy.h"
 #include "timing/mem/simple_memory.h"
 #include "timing/sm/sm.h"
@@ -95,10 +96,11 @@ struct TimingTotals {
   std::vector<sm::SmStats> sm;          // per SM, summed over launches
   std::vector<sm::ICacheStats> icache;  // per SM
   func::ExecStats exec;                 // functional counters, all SMs and launches
-  mem::SimpleMemoryStats mem;         // summary, either model
   bool has_hierarchy = false;
+  mem::SimpleMemoryStats mem;          // the simple model's counters (when !has_hierarchy)
   mem::HierarchyStats hier;            // per level, summed over launches (hierarchy model)
   mem::SharedStats shared;             // shared-memory units, all SMs
+  std::vector<SyncCounts> sync;        // per SM (stats.sync_status; empty when not tracked)
   // The issue and fetch policies and their declared statistics (sm[i].sched[k].policy and
   // sm[i].fetch_policy hold the counters in this order).
   std::string issue_policy, fetch_policy;

@@ -173,7 +173,7 @@ void declare_atomic(config::PluginDecl& d) {
                 "probes.csv) took 155 cycles here against a 240-cycle DRAM load, 310 in GPGPU-Sim");
   declare_stats<AtomicStats>(d, kAtomicStatFields);
   d.ratio("avg_queue_wait", "queue_wait_cycles", "packets",
-          "L2 cycles an atomic packet waited for its unit, on average");
+          "L2 cycles an atomic packet waited for its unit, on average", StatShow::kFixed1);
 }
 
 }  // namespace simtsync::mem

@@ -44,9 +44,11 @@ inline constexpr StatField<DramStats> kDramStatFields[] = {
 };
 inline constexpr StatDerived<DramStats> kDramDerived[] = {
     {"row_hit_rate", "column accesses to an open row",
-     [](const DramStats& d) { return stat_ratio(d.row_hits, d.row_hits + d.row_misses); }},
+     [](const DramStats& d) { return stat_ratio(d.row_hits, d.row_hits + d.row_misses); },
+     StatShow::kPercent},
     {"bandwidth_utilization", "data-bus busy cycles / channel cycles",
-     [](const DramStats& d) { return stat_ratio(d.bus_busy_cycles, d.cycles); }},
+     [](const DramStats& d) { return stat_ratio(d.bus_busy_cycles, d.cycles); },
+     StatShow::kPercent},
     {"avg_read_latency", "DRAM cycles from a read's arrival to its last beat, on average",
      [](const DramStats& d) { return stat_ratio(d.latency_sum, d.reads); }},
 };

@@ -63,7 +63,7 @@ inline constexpr StatField<CacheStats> kCacheStatFields[] = {
 };
 inline constexpr StatDerived<CacheStats> kCacheDerived[] = {
     {"hit_rate", "hits / (hits + misses)",
-     [](const CacheStats& c) { return stat_ratio(c.hits, c.hits + c.misses); }},
+     [](const CacheStats& c) { return stat_ratio(c.hits, c.hits + c.misses); }, StatShow::kPercent},
 };
 
 // A load waiting for a fill that a write to its line is about to pass reads memory now, so it

@@ -165,7 +165,7 @@ void declare_lock_queue(config::PluginDecl& d) {
                "estimate");
   declare_stats<LockQueueStats>(d, kLockQueueStatFields);
   d.ratio("avg_wait", "wait_cycles", "handovers",
-          "L2 cycles a parked request waited for its lock, on average");
+          "L2 cycles a parked request waited for its lock, on average", StatShow::kFixed1);
 }
 
 }  // namespace simtsync::mem

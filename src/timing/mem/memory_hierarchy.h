@@ -52,10 +52,10 @@ inline constexpr const char* kLevelNames[] = {"l1", "l2", "dram"};
 inline constexpr const char* kClockNames[] = {"core", "icnt", "l2", "dram"};
 // The hierarchy's own counters; the per-component structs above have their own tables.
 inline constexpr StatField<HierarchyStats> kHierarchyStatFields[] = {
-    SIMTSYNC_STAT_ARRAY(HierarchyStats, requests, kReqKindNames, "warp requests by kind"),
-    SIMTSYNC_STAT(HierarchyStats, transactions, "coalesced transactions"),
+    SIMTSYNC_STAT_ARRAY_SHOWN(HierarchyStats, requests, kReqKindNames, "warp requests by kind"),
+    SIMTSYNC_STAT_SHOWN(HierarchyStats, transactions, "coalesced transactions"),
     SIMTSYNC_STAT(HierarchyStats, atomic_lane_ops, "lane operations of atomics"),
-    SIMTSYNC_STAT(HierarchyStats, refused, "try_send refusals (the SM's port was busy)"),
+    SIMTSYNC_STAT_SHOWN(HierarchyStats, refused, "try_send refusals (the SM's port was busy)"),
     SIMTSYNC_STAT(HierarchyStats, coalescer_busy_cycles,
                   "a request waited to enter L1 behind another"),
     SIMTSYNC_STAT_ARRAY(HierarchyStats, latency_sum, kLevelNames,
@@ -70,17 +70,14 @@ inline constexpr StatField<HierarchyStats> kHierarchyStatFields[] = {
 using HierarchyDerived = StatDerived<HierarchyStats>;
 inline constexpr HierarchyDerived kHierarchyDerived[] = {
     {"avg_latency.l1_hit", "average round trip of an L1 hit, core cycles",
-     [](const HierarchyStats& h) {
-       return stat_ratio(h.latency_sum[0], h.transactions_served[0]);
-     }},
+     [](const HierarchyStats& h) { return stat_ratio(h.latency_sum[0], h.transactions_served[0]); },
+     StatShow::kFixed1},
     {"avg_latency.l2_hit", "average round trip of a transaction served by L2, core cycles",
-     [](const HierarchyStats& h) {
-       return stat_ratio(h.latency_sum[1], h.transactions_served[1]);
-     }},
+     [](const HierarchyStats& h) { return stat_ratio(h.latency_sum[1], h.transactions_served[1]); },
+     StatShow::kFixed1},
     {"avg_latency.dram", "average round trip of a transaction served by DRAM, core cycles",
-     [](const HierarchyStats& h) {
-       return stat_ratio(h.latency_sum[2], h.transactions_served[2]);
-     }},
+     [](const HierarchyStats& h) { return stat_ratio(h.latency_sum[2], h.transactions_served[2]); },
+     StatShow::kFixed1},
 };
 
 // Adds the counters of `b` to `a` (statistics over several launches).

@@ -33,15 +33,17 @@ struct SimpleMemoryStats {
   std::uint64_t refused = 0;             // try_send refusals (back-pressure)
 };
 
-inline constexpr StatField<SimpleMemoryStats> kMemSummaryFields[] = {
+// The simple model's counters (stats.gpu.mem; the hierarchy has its own, stats.gpu.memory).
+inline constexpr StatField<SimpleMemoryStats> kSimpleMemoryStatFields[] = {
     SIMTSYNC_STAT(SimpleMemoryStats, loads, "warp load requests at the memory side"),
     SIMTSYNC_STAT(SimpleMemoryStats, stores, "warp store requests at the memory side"),
-    SIMTSYNC_STAT(SimpleMemoryStats, atomics, "warp-level atomic requests at the memory side"),
-    SIMTSYNC_STAT(SimpleMemoryStats, transactions, "coalesced memory transactions"),
+    SIMTSYNC_STAT_SHOWN(SimpleMemoryStats, atomics,
+                        "warp-level atomic requests at the memory side"),
+    SIMTSYNC_STAT_SHOWN(SimpleMemoryStats, transactions, "coalesced memory transactions"),
     SIMTSYNC_STAT(SimpleMemoryStats, atomic_lane_ops, "lane operations of atomics"),
-    SIMTSYNC_STAT(SimpleMemoryStats, atomic_wait_cycles,
-                  "cycles atomics waited for their address's atomic unit"),
-    SIMTSYNC_STAT(SimpleMemoryStats, refused, "requests refused by a full memory queue"),
+    SIMTSYNC_STAT_SHOWN(SimpleMemoryStats, atomic_wait_cycles,
+                        "cycles atomics waited for their address's atomic unit"),
+    SIMTSYNC_STAT_SHOWN(SimpleMemoryStats, refused, "requests refused by a full memory queue"),
 };
 
 class SimpleMemory final : public IMemPort {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/stat_table.h"
 #include "common/types.h"
 #include "timing/sched/events.h"
 
@@ -43,6 +44,23 @@ struct PolicyRecord {
   std::string kind;
   std::vector<std::pair<std::string, double>> fields;
 };
+
+// A run-wide summary of one kind of record (DDOS's detection rates over every SM's branch
+// records), declared by the component that writes the records: `stats.gpu.KEY` in JSON and CSV
+// when the run has such records, and a text-table row `KEY.NAME` for each value whose StatShow
+// is not kHidden (whole values are integers in JSON). Listed in record_summaries().
+struct SummaryValue {
+  const char* name;
+  double value;
+  const char* description;
+  StatShow show = StatShow::kHidden;
+};
+struct RecordSummary {
+  const char* kind;  // the records summarized
+  const char* key;
+  std::vector<SummaryValue> (*summarize)(const std::vector<PolicyRecord>& records);
+};
+const std::vector<RecordSummary>& record_summaries();
 
 // A unit shared by the policies of one SM (a SIB prediction table, a warp priority table).
 class ISharedUnit {

@@ -368,4 +368,23 @@ DdosSummary summarize(const std::vector<sched::PolicyRecord>& records) {
   return r;
 }
 
+std::vector<sched::SummaryValue> summary_values(const std::vector<sched::PolicyRecord>& records) {
+  const DdosSummary d = summarize(records);
+  return {
+      {"tsdr", d.tsdr,
+       "annotated spin-inducing branches DDOS confirmed (per SM and branch; seed 000 Table I)",
+       StatShow::kFixed3},
+      {"fsdr", d.fsdr, "other backward branches DDOS confirmed (seed 000 Table I)",
+       StatShow::kFixed3},
+      {"dpr_true", d.dpr_true,
+       "detection phase ratio of the confirmed annotated branches, on average", StatShow::kFixed3},
+      {"dpr_false", d.dpr_false, "detection phase ratio of the other confirmed branches"},
+      {"sibs", static_cast<double>(d.sibs), "annotated (SM, branch) pairs"},
+      {"sibs_confirmed", static_cast<double>(d.sibs_confirmed), "annotated pairs DDOS confirmed"},
+      {"non_sibs", static_cast<double>(d.non_sibs), "other backward (SM, branch) pairs"},
+      {"non_sibs_confirmed", static_cast<double>(d.non_sibs_confirmed),
+       "other pairs DDOS confirmed"},
+  };
+}
+
 }  // namespace simtsync::spin

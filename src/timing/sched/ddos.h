@@ -180,5 +180,7 @@ struct DdosSummary {
   unsigned sibs = 0, sibs_confirmed = 0, non_sibs = 0, non_sibs_confirmed = 0;
 };
 DdosSummary summarize(const std::vector<sched::PolicyRecord>& records);
+// The same as the run's record summary `stats.gpu.ddos` (sched::record_summaries()).
+std::vector<sched::SummaryValue> summary_values(const std::vector<sched::PolicyRecord>& records);
 
 }  // namespace simtsync::spin

@@ -1,3 +1,4 @@
+#include "timing/sched/ddos.h"
 #include "timing/sched/i_warp_scheduler.h"
 
 namespace simtsync::sched {
@@ -23,6 +24,13 @@ const config::PluginTable<Factory>& table() {
 }
 
 }  // namespace
+
+const std::vector<RecordSummary>& record_summaries() {
+  static const std::vector<RecordSummary> s = {
+      {"ddos_branch", "ddos", &spin::summary_values},
+  };
+  return s;
+}
 
 SchedulerParams scheduler_params(const config::Config& c) {
   auto [impl, params] = table().selected(c);

@@ -19,9 +19,9 @@ struct ICacheStats {
 };
 
 inline constexpr StatField<ICacheStats> kICacheStatFields[] = {
-    SIMTSYNC_STAT(ICacheStats, accesses, "instruction-cache accesses"),
+    SIMTSYNC_STAT_SHOWN(ICacheStats, accesses, "instruction-cache accesses"),
     SIMTSYNC_STAT(ICacheStats, hits, "instruction-cache hits"),
-    SIMTSYNC_STAT(ICacheStats, misses, "instruction-cache misses"),
+    SIMTSYNC_STAT_SHOWN(ICacheStats, misses, "instruction-cache misses"),
     SIMTSYNC_STAT(ICacheStats, pending_hits,
                   "instruction-cache accesses to a missed line whose fill is not back yet"),
 };

@@ -67,10 +67,6 @@ struct SmStats {
   std::uint64_t warp_phases = 0, exit_phases = 0, rtru_ppm_sum = 0, rtru_ppm_max = 0,
                 barrier_wait_cycles = 0, exit_wait_cycles = 0, phase_warp_cycles = 0,
                 critical_pairs = 0, critical_changes = 0;
-  // Synchronization status (stats.sync_status, gpu/sync_status.h; seed 000 Fig. 2): lock
-  // acquire attempts by outcome and wait-exit attempts by outcome, per lane.
-  std::uint64_t sync_lock_success = 0, sync_lock_fail_intra = 0, sync_lock_fail_inter = 0,
-                sync_wait_success = 0, sync_wait_fail = 0;
 };
 
 inline constexpr const char* kUnitNames[] = {"sp", "sfu", "dp", "ldst"};
@@ -110,15 +106,31 @@ inline constexpr StatField<SmStats> kSmStatFields[] = {
     SIMTSYNC_STAT(SmStats, critical_pairs, "consecutive warp-phases of a CTA"),
     SIMTSYNC_STAT(SmStats, critical_changes,
                   "consecutive warp-phases of a CTA with different critical warps"),
-    SIMTSYNC_STAT(SmStats, sync_lock_success,
-                  "lock acquire attempts that took the lock (stats.sync_status)"),
-    SIMTSYNC_STAT(SmStats, sync_lock_fail_intra,
-                  "lock acquire attempts that failed: held by a thread of the same warp"),
-    SIMTSYNC_STAT(SmStats, sync_lock_fail_inter,
-                  "lock acquire attempts that failed: held by another warp"),
-    SIMTSYNC_STAT(SmStats, sync_wait_success, "wait-exit attempts that left the wait loop"),
-    SIMTSYNC_STAT(SmStats, sync_wait_fail, "wait-exit attempts that went round again"),
     SIMTSYNC_STAT_MAX(SmStats, rtru_ppm_max, "largest RTRU of a warp-phase, in millionths"),
+};
+
+// stats.gpu.warp_phases (seed 002 sec. 3), from the SM counters summed over the SMs: RTRU (Eq. 1)
+// averaged over every phase, exit phases included; the warp-cycles lost waiting for a phase's
+// critical warp as a share of the warp-cycles of every phase (seed 002's barrier-intensity
+// measure, exit points included, as in its Fig. 1); how often the critical warp changes from one
+// phase of a CTA to the next (Fig. 6).
+inline constexpr StatDerived<SmStats> kWarpPhaseDerived[] = {
+    {"mean_rtru", "RTRU averaged over warp-phases (seed 002 Eq. 1)",
+     [](const SmStats& s) { return stat_ratio(s.rtru_ppm_sum, s.warp_phases) / 1e6; },
+     StatShow::kFixed3},
+    {"max_rtru", "largest RTRU of a warp-phase",
+     [](const SmStats& s) { return static_cast<double>(s.rtru_ppm_max) / 1e6; }, StatShow::kFixed3},
+    {"barrier_wait_fraction",
+     "share of warp time waiting at barriers and exit points (seed 002 Fig. 1)",
+     [](const SmStats& s) {
+       return stat_ratio(s.barrier_wait_cycles + s.exit_wait_cycles, s.phase_warp_cycles);
+     },
+     StatShow::kFixed3},
+    {"barrier_only_wait_fraction", "share of warp time waiting at barriers (exit points not)",
+     [](const SmStats& s) { return stat_ratio(s.barrier_wait_cycles, s.phase_warp_cycles); }},
+    {"critical_change_rate", "consecutive phases of a CTA whose critical warp changed (Fig. 6)",
+     [](const SmStats& s) { return stat_ratio(s.critical_changes, s.critical_pairs); },
+     StatShow::kPercent},
 };
 
 inline constexpr StatField<SchedStats> kSchedStatFields[] = {
