@@ -17,6 +17,7 @@
 #include "output_file.h"
 #include "run_workload.h"
 #include "simt/registry.h"
+#include "stats/declared.h"
 #include "stats/exec_report.h"
 #include "stats/timing_report.h"
 #include "timing/gpu/cta_dispatcher.h"
@@ -140,14 +141,17 @@ int cmd_run(const RunOptions& o, const std::string& json_path, const std::string
   fmt::print("statistics:\n{}", stats::exec_stats_table(r.stats, r.warp_size));
   if (!r.timing_table.empty()) fmt::print("timing ({}):\n{}", r.config_name, r.timing_table);
   if (o.mode == "functional")
-    fmt::print("  {:<22} {:>16}  {}\n", "energy", "not estimated",
-               "the functional mode has no timing events (use --mode timing)");
+    fmt::print("{}",
+               stats::table_row("energy", "not estimated",
+                                "the functional mode has no timing events (use --mode timing)"));
   if (!r.native_device.empty())
-    fmt::print("  {:<22} {:>16.3f}  {}\n", "native_kernel_ms", r.native_ms,
-               fmt::format("kernel time on {} (driver events)", r.native_device));
-  fmt::print("  {:<22} {:>16.3f}  {}\n", "seconds", r.seconds, "wall time of the host driver");
-  fmt::print("  {:<22} {:>16.3f}  {}\n", "sim_seconds", r.sim_seconds,
-             "of which simulating kernels");
+    fmt::print("{}",
+               stats::table_row("native_kernel_ms", fmt::format("{:.3f}", r.native_ms),
+                                fmt::format("kernel time on {} (driver events)", r.native_device)));
+  fmt::print("{}", stats::table_row("seconds", fmt::format("{:.3f}", r.seconds),
+                                    "wall time of the host driver"));
+  fmt::print("{}", stats::table_row("sim_seconds", fmt::format("{:.3f}", r.sim_seconds),
+                                    "of which simulating kernels"));
   const nlohmann::json j = r.to_json(o);
   if (!json_path.empty()) {
     write_output_file(json_path, j.dump(2) + "\n", "the JSON statistics (--json)");

@@ -2,6 +2,11 @@
 
 namespace simtsync::stats {
 
+std::string table_row(const std::string& name, const std::string& value,
+                      const std::string& description) {
+  return fmt::format("  {:<{}} {:>16}  {}\n", name, kTableNameWidth, value, description);
+}
+
 std::string show_value(double v, StatShow how) {
   switch (how) {
     case StatShow::kCount:
@@ -39,8 +44,7 @@ std::string plugin_rows(const std::string& prefix, const std::vector<config::Sta
                         const std::vector<std::uint64_t>& values) {
   std::string out;
   for (size_t i = 0; i < decl.size() && i < values.size(); ++i)
-    out +=
-        fmt::format("  {:<22} {:>16}  {}\n", prefix + decl[i].name, values[i], decl[i].description);
+    out += table_row(prefix + decl[i].name, fmt::format("{}", values[i]), decl[i].description);
   return out;
 }
 

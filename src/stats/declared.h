@@ -14,6 +14,15 @@
 
 namespace simtsync::stats {
 
+// A derived value as the text table shows it (StatShow).
+std::string show_value(double v, StatShow how);
+
+// One row of the run's text table: the name (padded to kTableNameWidth), the value (right-aligned
+// in 16 characters) and the description.
+inline constexpr int kTableNameWidth = 34;
+std::string table_row(const std::string& name, const std::string& value,
+                      const std::string& description);
+
 // Every declared counter of `s` into `j` (arrays as objects keyed by their labels).
 template <class T>
 void put_json(nlohmann::json& j, const T& s, std::span<const StatField<T>> decl) {
@@ -75,14 +84,11 @@ std::string table_rows(const T& s, std::span<const StatField<T>> decl,
     for (unsigned i = 0; i < f.count; ++i) {
       const std::string name =
           prefix + (f.count == 1 ? std::string(f.name) : fmt::format("{}.{}", f.name, f.labels[i]));
-      out += fmt::format("  {:<22} {:>16}  {}\n", name, v[i], f.description);
+      out += table_row(name, fmt::format("{}", v[i]), f.description);
     }
   }
   return out;
 }
-
-// A derived value as the text table shows it (StatShow).
-std::string show_value(double v, StatShow how);
 
 // The rows marked for the text table (SIMTSYNC_STAT_SHOWN, a StatShow other than kHidden) of a
 // struct's counters and derived values, each name after `prefix`.
@@ -92,8 +98,7 @@ std::string table_rows(const T& s, std::span<const StatField<T>> decl,
   std::string out = table_rows(s, decl, prefix, true);
   for (const auto& d : derived)
     if (d.show != StatShow::kHidden)
-      out += fmt::format("  {:<22} {:>16}  {}\n", prefix + d.name, show_value(d.value(s), d.show),
-                         d.description);
+      out += table_row(prefix + d.name, show_value(d.value(s), d.show), d.description);
   return out;
 }
 

@@ -36,7 +36,7 @@ nlohmann::json energy_json(const energy::EnergyCounts& c, const energy::EnergyRe
 std::string energy_rows(const nlohmann::json& e) {
   std::string out;
   auto row = [&](const std::string& name, const std::string& v, const std::string& desc) {
-    out += fmt::format("  {:<22} {:>16}  {}\n", name, v, desc);
+    out += table_row(name, v, desc);
   };
   const double total = e["total_j"].get<double>();
   auto share = [&](double x) { return total > 0 ? 100.0 * x / total : 0.0; };

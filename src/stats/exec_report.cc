@@ -28,8 +28,8 @@ nlohmann::json exec_stats_json(const func::ExecStats& s, unsigned warp_size) {
 
 std::string exec_stats_table(const func::ExecStats& s, unsigned warp_size) {
   std::string out = table_rows<func::ExecStats>(s, func::kExecStatFields);
-  out += fmt::format("  {:<22} {:>16.4f}  {}\n", "simd_efficiency", simd_efficiency(s, warp_size),
-                     "thread_instructions / (warp_instructions x warp size)");
+  out += table_row("simd_efficiency", fmt::format("{:.4f}", simd_efficiency(s, warp_size)),
+                   "thread_instructions / (warp_instructions x warp size)");
   const func::UnitCounters& u = s.reconvergence;
   if (!u.values.empty()) out += plugin_rows(u.unit + ".", *u.decl, u.values);
   return out;

@@ -53,8 +53,8 @@ std::string hierarchy_rows(const mem::HierarchyStats& h) {
         plugin_json(mem::mem_unit_stats(u.name), mem::mem_unit_ratios(u.name), u.values);
     for (const auto& r : mem::mem_unit_ratios(u.name))
       if (r.show != StatShow::kHidden)
-        out += fmt::format("  {:<22} {:>16}  {}\n", u.name + "." + r.name,
-                           show_value(j[r.name].get<double>(), r.show), r.description);
+        out += table_row(u.name + "." + r.name, show_value(j[r.name].get<double>(), r.show),
+                         r.description);
   }
   return out;
 }
@@ -230,7 +230,7 @@ std::string timing_stats_table(const gpu::TimingTotals& t, unsigned warp_size) {
   const nlohmann::json g = timing_stats_json(t, warp_size);
   std::string out;
   auto row = [&](const std::string& name, const std::string& v, const std::string& desc) {
-    out += fmt::format("  {:<22} {:>16}  {}\n", name, v, desc);
+    out += table_row(name, v, desc);
   };
   row("cycles", fmt::format("{}", t.cycles), "simulated core cycles (all kernels)");
   if (t.launches.size() > 1) {
