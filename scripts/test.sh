@@ -5,9 +5,13 @@
 # and every test.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+start=$SECONDS
 if [ "${SIMTSYNC_SKIP_SANITIZE:-0}" != 1 ]; then
   "$root/scripts/sanitize.sh"
+  echo "== sanitizer and fuzz step: $((SECONDS - start)) s"
 fi
+step=$SECONDS
 "$root/scripts/build.sh"
+echo "== main build: $((SECONDS - step)) s (all so far: $((SECONDS - start)) s)"
 cd "$root/build"
 exec ctest --output-on-failure -j "$(nproc)"

@@ -26,18 +26,18 @@ foreach(w ht atm_simt bh_st_simt nw)
 endforeach()
 # The statistics: BOWS backs warps off on HT, DDOS reports its rates, the lock attempts split.
 simtsync_e2e(ht_bows_backoffs 0 "bows\\.backoffs +[1-9]" ${exe} run ht --size test --set ${bows})
-simtsync_e2e(ht_bows_ddos_rates 0 "ddos\\.tsdr +[01]\\.[0-9]+ \\([1-9]" ${exe} run ht --size test
+simtsync_e2e(ht_bows_ddos_rates 0 "ddos\\.sibs_confirmed +[1-9]" ${exe} run ht --size test
              --set ${bows})
 simtsync_e2e(ht_sync_status 0 "sync\\.lock_attempts +[1-9][0-9]*" ${exe} run ht --size test
              --set stats.sync_status=true)
 # Every acquisition counts once, also where nvcc peels the first attempt out of a rotated lock
 # loop (`while (atomicCAS(m, 0, 1) != 0)`): TSP's 64 climbers each take the global lock once;
 # ht_mimd inserts 256 keys; cp_ds_mimd takes two locks for each of its 232 constraints.
-simtsync_e2e(tsp_sync_peeled_attempt 0 "lock acquire attempts: 64 took it" ${exe} run tsp
+simtsync_e2e(tsp_sync_peeled_attempt 0 "sync\\.lock_success +64 " ${exe} run tsp
              --size test --set stats.sync_status=true)
-simtsync_e2e(ht_mimd_sync_peeled_attempt 0 "lock acquire attempts: 256 took it" ${exe} run ht_mimd
+simtsync_e2e(ht_mimd_sync_peeled_attempt 0 "sync\\.lock_success +256 " ${exe} run ht_mimd
              --size test --set stats.sync_status=true --set sm.reconvergence.impl=aware)
-simtsync_e2e(cp_ds_mimd_sync_peeled_attempt 0 "lock acquire attempts: 464 took it" ${exe} run
+simtsync_e2e(cp_ds_mimd_sync_peeled_attempt 0 "sync\\.lock_success +464 " ${exe} run
              cp_ds_mimd --size test --set stats.sync_status=true --set sm.reconvergence.impl=aware)
 simtsync_e2e(bh_st_sync_wait 0 "sync\\.wait_attempts +[1-9][0-9]*" ${exe} run bh_st_simt
              --size test --set stats.sync_status=true)

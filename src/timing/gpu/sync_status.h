@@ -40,7 +40,7 @@ struct SyncCounts {
 
 // stats.gpu.sync_status (and per SM, stats.gpu.sm[i].sync_status); the table shows "sync.*".
 inline constexpr StatField<SyncCounts> kSyncStatFields[] = {
-    SIMTSYNC_STAT(SyncCounts, lock_success, "lock acquire attempts that took the lock"),
+    SIMTSYNC_STAT_SHOWN(SyncCounts, lock_success, "lock acquire attempts that took the lock"),
     SIMTSYNC_STAT(SyncCounts, lock_fail_intra_warp,
                   "lock acquire attempts that failed: held by a thread of the same warp"),
     SIMTSYNC_STAT(SyncCounts, lock_fail_inter_warp,

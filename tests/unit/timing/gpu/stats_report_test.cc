@@ -155,7 +155,8 @@ TEST(StatsReport, RecordSummariesComeFromTheirDeclarations) {
   EXPECT_EQ(j["ddos"]["non_sibs"], 1);
   const std::string table = timing_stats_table(t, 32);
   EXPECT_TRUE(has_row(table, "ddos.tsdr"));
-  EXPECT_FALSE(has_row(table, "ddos.sibs"));  // declared kHidden
+  EXPECT_TRUE(has_row(table, "ddos.sibs_confirmed"));
+  EXPECT_FALSE(has_row(table, "ddos.dpr_false"));  // declared kHidden
   EXPECT_FALSE(timing_stats_json(two_sms(), 32).contains("ddos"));
 }
 
