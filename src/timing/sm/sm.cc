@@ -252,7 +252,7 @@ Cycle Sm::next_event(Cycle now) const {
   for (std::uint64_t m = timed_units_; m != 0; m &= m - 1) {
     const WarpSlot& ws = slots_[static_cast<size_t>(std::countr_zero(m))];
     if (ws.warp && ws.warp->simt)
-      t = std::min(t, std::max(ws.warp->simt->next_event(now), now + 1));
+      t = std::min(t, std::max(ws.warp->simt->timed()->next_event(now), now + 1));
   }
   if (!ldst_queue_.empty() || !ifill_queue_.empty() || !unit_queue_.empty()) {
     if (!ldst_refused_) return now + 1;
@@ -289,7 +289,7 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
     return;
   }
   if (r.space == mem::ReqSpace::kUnit) {
-    if (simt::IReconvergence* unit = request_unit(r)) {
+    if (simt::TimedHooks* unit = request_unit(r)) {
       simt::MemoryReply rep;
       rep.from_unit = true;
       rep.tag = r.unit_tag;
@@ -333,12 +333,13 @@ void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
     ex_.lock_reply(*ws.warp, *acc, acc->mask, true);
     note_ready(now);
   }
-  if (ws.warp && ws.warp->simt) {
+  // A unit that keeps memory learns the per-lane results of the warp's own instructions.
+  if (simt::TimedHooks* unit = ws.warp && ws.warp->simt ? ws.warp->simt->timed() : nullptr) {
     simt::MemoryReply rep;
     rep.lanes = acc->mask;
     rep.succeeded = acc->succeeded;
     rep.pc = in.pc;
-    ws.warp->simt->memory_reply(rep);
+    unit->memory_reply(rep);
   }
   if (!events_.empty())
     events_.deliver(MemoryEvent{now, slot, in.pc, &in, acc->mask, acc->succeeded, true, acc},
@@ -385,11 +386,11 @@ void Sm::update_fetch_bit(int s) {
 
 namespace simtsync::sm {
 
-simt::IReconvergence* Sm::request_unit(const mem::MemRequest& r) const {
+simt::TimedHooks* Sm::request_unit(const mem::MemRequest& r) const {
   const WarpSlot& ws = slots_[static_cast<size_t>(r.warp_slot)];
   if (!ws.warp || !ws.warp->simt) return nullptr;
   const Addr sender = (r.first_address - mem::kUnitAreaBase) / simt::UnitRequest::kUnitAreaBytes;
-  return sender == static_cast<Addr>(ws.warp->global_id) ? ws.warp->simt.get() : nullptr;
+  return sender == static_cast<Addr>(ws.warp->global_id) ? ws.warp->simt->timed() : nullptr;
 }
 
 void Sm::tick_units(Cycle now) {
@@ -397,9 +398,10 @@ void Sm::tick_units(Cycle now) {
     const int s = std::countr_zero(m);
     WarpSlot& ws = slots_[static_cast<size_t>(s)];
     if (!ws.warp || !ws.warp->simt) continue;
-    ws.warp->simt->tick(now);
+    simt::TimedHooks& unit = *ws.warp->simt->timed();
+    unit.tick(now);
     simt::UnitRequest q;
-    while (ws.warp->simt->pop_request(q)) {
+    while (unit.pop_request(q)) {
       mem::MemRequest r;
       r.kind = q.write ? mem::ReqKind::kStore : mem::ReqKind::kLoad;
       r.space = mem::ReqSpace::kUnit;

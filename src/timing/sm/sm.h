@@ -191,7 +191,7 @@ class Sm final : public sched::IWarpView {
   void tick_units(Cycle now);
   // The reconvergence unit that sent a kUnit request, or null when its warp has finished and
   // the slot holds another (the reserved area's address names the sender).
-  simt::IReconvergence* request_unit(const mem::MemRequest& r) const;
+  simt::TimedHooks* request_unit(const mem::MemRequest& r) const;
   void emit_issue(int sched, int slot, const func::ExecInst& in, Pc pc, const func::StepInfo& info,
                   bool memory, Cycle now);
   void ldst(Cycle now);

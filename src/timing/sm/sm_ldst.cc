@@ -66,7 +66,7 @@ void Sm::ldst(Cycle now) {
     }
     ldst_refused_ = false;
     // The request has left: its unit frees what held it (a spill-request buffer).
-    if (simt::IReconvergence* unit = request_unit(unit_queue_.front()))
+    if (simt::TimedHooks* unit = request_unit(unit_queue_.front()))
       unit->request_sent(unit_queue_.front().unit_tag);
     unit_queue_.erase(unit_queue_.begin());
   }
