@@ -17,6 +17,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
                                    p.shared_lock_bits}),
       lock_bits_(std::max(1u, p.shared_lock_bits), 0) {
   slots_.resize(p_.max_warps);
+  atomic_loops_.resize(p_.max_warps);
   ctas_.resize(p_.max_ctas);
   const unsigned ns = std::max(1u, p_.num_schedulers);
   sched_slots_.resize(ns);
@@ -99,7 +100,7 @@ int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threa
   for (unsigned s = 0; s < slots_.size() && k < warps.size(); ++s) {
     WarpSlot& ws = slots_[s];
     if (ws.warp) continue;
-    ws = WarpSlot{};
+    reset_slot(static_cast<int>(s));
     blocked_ &= ~(std::uint64_t{1} << s);
     ldst_blocked_ &= ~(std::uint64_t{1} << s);
     ws.warp = warps[k];
@@ -151,7 +152,7 @@ void Sm::check_done(int slot, Cycle now) {
   if (!events_.empty())
     events_.deliver(CtaEvent{now, ws.cta_slot, cs.cta, cs.warp_slots}, &ISmObserver::on_cta_exit);
   for (int s : cs.warp_slots) {
-    slots_[static_cast<size_t>(s)] = WarpSlot{};
+    reset_slot(s);
     timed_units_ &= ~(std::uint64_t{1} << s);
     update_fetch_bit(s);
   }
@@ -267,7 +268,8 @@ Cycle Sm::next_event(Cycle now) const {
       if (ws.fetch_ready > now && ws.fetch_ready != kWaitFill) m = std::min(m, ws.fetch_ready);
       for (unsigned i = 0; i < ws.ib_count; ++i)
         if (ws.ib[i].ready > now) m = std::min(m, ws.ib[i].ready);
-      if (ws.atomic_loop.acc && ws.atomic_loop.ready > now) m = std::min(m, ws.atomic_loop.ready);
+      const AtomicLoop& lp = atomic_loops_[static_cast<size_t>(&ws - slots_.data())];
+      if (lp.acc && lp.ready > now) m = std::min(m, lp.ready);
     }
     for (const auto& unit : unit_busy_)
       for (Cycle b : unit)
@@ -320,10 +322,10 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
 void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
   WarpSlot& ws = slots_[static_cast<size_t>(slot)];
   blocked_ &= ~(std::uint64_t{1} << slot);
-  if (ws.atomic_loop.acc == acc) {
+  if (AtomicLoop& lp = atomic_loops_[static_cast<size_t>(slot)]; lp.acc == acc) {
     // A shared atomic's LDSLK data is back: its loop goes on with the modify step.
-    ws.atomic_loop.step = WarpSlot::AtomicLoop::Step::kModify;
-    ws.atomic_loop.ready = now;
+    lp.step = AtomicLoop::Step::kModify;
+    lp.ready = now;
     note_ready(now);
     return;
   }
@@ -437,6 +439,12 @@ int Sm::cta_slot_of(int cta) const {
   for (size_t c = 0; c < ctas_.size(); ++c)
     if (ctas_[c].cta == cta) return static_cast<int>(c);
   return -1;
+}
+
+void Sm::reset_slot(int s) {
+  slots_[static_cast<size_t>(s)] = WarpSlot{};
+  atomic_loops_[static_cast<size_t>(s)] = AtomicLoop{};
+  lock_wait_ &= ~(std::uint64_t{1} << s);
 }
 
 bool Sm::live(int slot) const {

@@ -83,7 +83,7 @@ void Sm::ldst(Cycle now) {
   if (space == ptx::Space::kShared && func::all_lanes_shared(acc)) {
     if (!shared_.can_accept(now)) return;
     const Cycle before = shared_.stats().conflict_cycles;
-    WarpSlot::AtomicLoop& lp = slots_[static_cast<size_t>(e.slot)].atomic_loop;
+    AtomicLoop& lp = atomic_loops_[static_cast<size_t>(e.slot)];
     if (lp.acc == e.access) {
       // An LDSLK round of a shared atomic's retry loop: the lanes that take their lock bit
       // perform their read-modify-write now (the bit keeps the word theirs until their STSUL).
