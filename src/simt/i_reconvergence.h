@@ -8,16 +8,17 @@
 //  2. What the core tells the unit (control reports): after executing an instruction for the
 //     active threads it reports exactly one outcome: advance() for straight-line code, branch()
 //     for a (possibly divergent) branch, call()/ret() for function calls, exit() for threads that
-//     terminate; barrier_arrive()/barrier_release() and warp_sync() for synchronization. A unit
-//     implements them as on_advance(), on_branch(), ... After every report pc()/active() name
-//     the next split to run (or finished() is true).
+//     terminate; barrier_arrive()/barrier_release() and warp_sync() for synchronization (and
+//     asks barrier_complete() while threads wait at a barrier). A unit implements them as
+//     on_advance(), on_branch(), ... After every report pc()/active() name the next split to run
+//     (or finished() is true).
 //  3. Optional hooks, each a small interface a unit opts into by deriving from it: TimedHooks
 //     (time and memory: AWARE's timeouts and spilled tables; the SM ticks the unit, asks its
 //     next_event(), drains its outbox and hands it memory replies) and LockHooks (the lock
 //     instructions of seed 004, lock_stack). timed() and locks() return them, or nullptr: the
 //     IPDOM stack implements neither and costs the SM nothing per cycle.
 // Besides: introspection for reports, tests and statistics (entries, name, report_note,
-// state_is_entries, collect, call_mask, barrier_complete).
+// state_is_entries, collect, call_mask).
 //
 // Implementations: impl/, registered in reconvergence.def, chosen by sm.reconvergence.impl.
 #pragma once
