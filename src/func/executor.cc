@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
 #include <cstring>
 
 #include "common/error.h"
@@ -184,7 +185,11 @@ const ExecInst* Executor::peek(const Warp& w) const {
 }
 
 StepResult Executor::step(Warp& w, MemAccess* defer, StepInfo* info) {
+  // The state the SM reads every cycle is what the unit computes (debug builds: the sanitizer
+  // build runs this on every step).
+  assert(!w.simt || w.simt->state_is_current());
   const StepResult r = execute(w, defer, info);
+  assert(!w.simt || w.simt->state_is_current());
   // A unit with splits (AWARE, ITS) that holds some threads at a barrier while others run: when
   // the others exit or park (waiting in the RT for the held ones), the warp arrives now.
   if (w.barrier_lanes != 0 && w.state == WarpState::kRunning && w.simt->barrier_complete()) {
@@ -340,14 +345,15 @@ void Executor::send_lock(Warp& w, const ExecInst& in, LaneMask m) {
   if (m != w.simt->active())
     fault(w, first_lane(w.simt->active() & ~m), in,
           fmt::format("{} must be executed by every active thread (it is predicated here)", name));
-  if (!w.simt->lock_semantics())
+  simt::LockHooks* locks = w.simt->locks();
+  if (!locks)
     fault(w, first_lane(m), in,
           fmt::format("{} needs a reconvergence unit with lock semantics "
                       "(sm.reconvergence.impl=lock_stack); this warp runs '{}'",
                       name, w.simt->name()));
   if (lock) {
-    const simt::IReconvergence::LockSend sent = w.simt->lock_sent(in.pc);
-    if (sent == simt::IReconvergence::kLockNestedQueued) {
+    const simt::LockHooks::LockSend sent = locks->lock_sent(in.pc);
+    if (sent == simt::LockHooks::kLockNestedQueued) {
       const Cta& c = ctas_[static_cast<size_t>(w.cta)];
       throw Error(ExitCode::kDeadlock,
                   fmt::format("simtsync watchdog: kernel '{}' cannot finish: deadlock: nested "
@@ -361,10 +367,10 @@ void Executor::send_lock(Warp& w, const ExecInst& in, LaneMask m) {
                               in.pc, prog_.source_of(in)));
     }
     ++stats_.lock_instructions;
-    stats_.lock_retries += sent == simt::IReconvergence::kLockRetry;
+    stats_.lock_retries += sent == simt::LockHooks::kLockRetry;
     return;
   }
-  if (!w.simt->unlock_sent())
+  if (!locks->unlock_sent())
     fault(w, first_lane(m), in,
           "simtsync_unlock by threads that hold no lock (no lock entry on their reconvergence "
           "stack)");
@@ -374,14 +380,17 @@ void Executor::send_lock(Warp& w, const ExecInst& in, LaneMask m) {
 void Executor::lock_reply(Warp& w, const MemAccess& acc, LaneMask lanes, bool all) {
   const ExecInst& in = *acc.inst;
   const Pc next = in.fallthrough();
+  // Only a unit with lock hooks lets a lock instruction issue (send_lock faults otherwise).
+  simt::LockHooks* locks = w.simt->locks();
+  if (!locks) return;
   if (in.lock_op == IntrinsicOp::kUnlock) {
-    if (all) w.simt->unlock(next);
+    if (all) locks->unlock(next);
     return;
   }
   if (launch_.lock_queue) {
-    w.simt->lock_granted(lanes, lanes & acc.succeeded, next);
+    locks->lock_granted(lanes, lanes & acc.succeeded, next);
   } else if (all) {
-    w.simt->lock_replied(acc.succeeded & acc.mask, next);
+    locks->lock_replied(acc.succeeded & acc.mask, next);
   }
 }
 

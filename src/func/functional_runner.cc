@@ -241,19 +241,19 @@ LaunchResult FunctionalRunner::run(const DecodedFunction& kernel, Dim3 grid, Dim
         if (w.state == WarpState::kAtBarrier) ++live;
         continue;
       }
-      if (w.simt->timed()) {
-        w.simt->tick(round);
+      if (simt::TimedHooks* t = w.simt->timed()) {
+        t->tick(round);
         simt::UnitRequest q;
-        while (w.simt->pop_request(q)) {
-          w.simt->request_sent(q.tag);
+        while (t->pop_request(q)) {
+          t->request_sent(q.tag);
           simt::MemoryReply rep;
           rep.from_unit = true;
           rep.tag = q.tag;
-          w.simt->memory_reply(rep);
+          t->memory_reply(rep);
         }
         if (!w.simt->ready()) {
           ++live;
-          any_ran |= w.simt->next_event(round) != kNever;  // waits for time, not another warp
+          any_ran |= t->next_event(round) != kNever;  // waits for time, not another warp
           continue;
         }
       }

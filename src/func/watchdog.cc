@@ -245,7 +245,7 @@ std::string Watchdog::lock_instruction_causes(const Executor& ex, const WarpTabl
   std::vector<std::string> lines;
   std::size_t waiting = 0;
   for (const auto& w : warps) {
-    if (w.state == WarpState::kFinished || !w.simt || !w.simt->lock_semantics()) continue;
+    if (w.state == WarpState::kFinished || !w.simt || !w.simt->locks()) continue;
     const auto entries = w.simt->entries();
     // Threads at their lock instruction: the LR entry on top.
     if (entries.empty() || entries.back().lock != simt::ReconvergenceEntry::Lock::kRetry) continue;
@@ -376,9 +376,9 @@ void Watchdog::build_report(Executor& ex, WarpTable& warps, const std::string& w
       st += fmt::format("      note: {}\n", note);
     std::string head =
         w.state == WarpState::kAtBarrier ? fmt::format("waiting at barrier {}", w.barrier_id)
-        : !w.simt->ready()               ? (w.simt->lock_semantics() ? "waiting for lock replies"
-                                                                     : "waiting for its reconvergence unit")
-                                         : (w.cycling ? "spinning" : "running");
+        : !w.simt->ready()
+            ? (w.simt->locks() ? "waiting for lock replies" : "waiting for its reconvergence unit")
+            : (w.cycling ? "spinning" : "running");
     groups[head + "\n" + st].push_back(fmt::format("{}.{}", w.cta, w.warp_in_cta));
   }
   for (const auto& [state, ids] : groups) {

@@ -1,18 +1,26 @@
 // The reconvergence unit of one warp: decides which threads run next, and where.
 //
-// Contract: the core asks pc()/active() for the next instruction, executes it for the active
-// threads, and then reports exactly one control outcome: advance() for straight-line code,
-// branch() for a (possibly divergent) branch, call()/ret() for function calls, and exit() for
-// threads that terminate. After every report the unit is in a state where pc()/active() name the
-// next split to run (or finished() is true).
+// The contract has three parts (docs/architecture.md, "Reconvergence units"):
+//  1. What the SM reads every cycle: SplitState (pc, active, live, ready, branch_ready), plain
+//     data the base class keeps; pc(), active(), ready(), ... are inline reads of it, never a
+//     virtual call. A unit computes it in current_state(); the base republishes it after every
+//     report and hook, so a unit never publishes by hand (its constructor calls publish() once).
+//  2. What the core tells the unit (control reports): after executing an instruction for the
+//     active threads it reports exactly one outcome: advance() for straight-line code, branch()
+//     for a (possibly divergent) branch, call()/ret() for function calls, exit() for threads that
+//     terminate; barrier_arrive()/barrier_release() and warp_sync() for synchronization (and
+//     asks barrier_complete() while threads wait at a barrier). A unit implements them as
+//     on_advance(), on_branch(), ... After every report pc()/active() name the next split to run
+//     (or finished() is true).
+//  3. Optional hooks, each a small interface a unit opts into by deriving from it: TimedHooks
+//     (time and memory: AWARE's timeouts and spilled tables; the SM ticks the unit, asks its
+//     next_event(), drains its outbox and hands it memory replies) and LockHooks (the lock
+//     instructions of seed 004, lock_stack). timed() and locks() return them, or nullptr: the
+//     IPDOM stack implements neither and costs the SM nothing per cycle.
+// Besides: introspection for reports, tests and statistics (entries, name, report_note,
+// state_is_entries, collect, call_mask).
 //
-// Beyond control flow a unit may keep time and memory (AWARE's timeouts and spilled tables,
-// lock queues): the SM calls tick() each cycle it ticks the warp's SM and asks next_event() when
-// it wants to sleep; requests the unit wants sent to memory wait in its outbox (pop_request),
-// and their replies, and the per-lane results of the warp's own memory instructions, come back
-// through memory_reply(). A unit that keeps none of this (the IPDOM stack) implements nothing
-// of it. Implementations: impl/, registered in reconvergence.def, chosen by
-// sm.reconvergence.impl.
+// Implementations: impl/, registered in reconvergence.def, chosen by sm.reconvergence.impl.
 #pragma once
 
 #include <cstdint>
@@ -88,101 +96,116 @@ struct MemoryReply {
 // into `out`. A count that differs from the unit's declarations is a simulator bug (throws).
 void put_counters(std::span<std::uint64_t> out, std::span<const std::uint64_t> counters);
 
+// What the SM and the executor read about the warp every cycle, kept as plain data by
+// IReconvergence and republished after every report and hook (see the file comment).
+struct SplitState {
+  Pc pc = 0;                 // where the threads that run next are (kExitPc: none)
+  LaneMask active = 0;       // the threads that run next
+  LaneMask live = 0;         // threads not yet exited (0: the warp has finished)
+  bool ready = true;         // the unit can name the next split now (false while it waits for a
+                             // fill, an insertion latency or lock replies)
+  bool branch_ready = true;  // a control instruction may issue now (AWARE: false while a table
+                             // spill waits to leave the SM, seed 003 Fig. 7)
+  bool operator==(const SplitState&) const = default;
+};
+
+class TimedHooks;
+class LockHooks;
+
 class IReconvergence {
  public:
+  IReconvergence() = default;
+  IReconvergence(const IReconvergence&) = delete;
+  IReconvergence& operator=(const IReconvergence&) = delete;
   virtual ~IReconvergence() = default;
 
-  virtual Pc pc() const = 0;
-  virtual LaneMask active() const = 0;
-  virtual bool finished() const = 0;
+  // 1. Every cycle: plain reads of the published state (no virtual call).
+  const SplitState& state() const { return state_; }
+  Pc pc() const { return state_.pc; }
+  LaneMask active() const { return state_.active; }
+  // Threads not yet exited.
+  LaneMask live() const { return state_.live; }
+  bool finished() const { return state_.live == 0; }
+  bool ready() const { return state_.ready; }
+  bool branch_ready() const { return state_.branch_ready; }
+  // The optional hooks (nullptr: the unit has none; see TimedHooks and LockHooks).
+  TimedHooks* timed() const { return timed_; }
+  LockHooks* locks() const { return locks_; }
 
+  // 2. Control reports; each runs the unit's on_*() and republishes its state.
   // The active threads executed a non-control instruction and go on at next_pc.
-  virtual void advance(Pc next_pc) = 0;
+  void advance(Pc next_pc) {
+    on_advance(next_pc);
+    publish();
+  }
   // The active threads executed a branch (see BranchOutcome).
-  virtual void branch(const BranchOutcome& b) = 0;
+  void branch(const BranchOutcome& b) {
+    on_branch(b);
+    publish();
+  }
   void branch(LaneMask taken, Pc target, Pc fallthrough, Pc rpc) {
     branch(BranchOutcome{taken, target, fallthrough, rpc, rpc});
   }
   // The active threads call a function starting at entry; they come back at return_pc.
-  virtual void call(Pc entry, Pc return_pc) = 0;
+  void call(Pc entry, Pc return_pc) {
+    on_call(entry, return_pc);
+    publish();
+  }
   // The active threads return from the current function. Returns true when the whole call
   // (every thread that entered it) has returned and execution resumes in the caller.
-  virtual bool ret() = 0;
+  bool ret() {
+    const bool whole = on_ret();
+    publish();
+    return whole;
+  }
   // `lanes` terminate for good (exit, or ret from the kernel).
-  virtual void exit(LaneMask lanes) = 0;
-
+  void exit(LaneMask lanes) {
+    on_exit(lanes);
+    publish();
+  }
   // The active threads arrive at a blocking CTA barrier. Returns the lanes that now wait for
   // its release: a stack serializes paths, so the whole warp waits (its live threads); a unit
   // that lets other splits run (AWARE) blocks only the arriving split, names another one, and
   // returns every lane blocked at the barrier so far. The warp counts as arrived when that is
   // all its live threads.
-  virtual LaneMask barrier_arrive(LaneMask arriving) {
-    (void)arriving;
-    return live();
+  LaneMask barrier_arrive(LaneMask arriving) {
+    const LaneMask waiting = on_barrier_arrive(arriving);
+    publish();
+    return waiting;
   }
   // The barrier the warp waits at released: its threads go on after it.
-  virtual void barrier_release() { advance(pc() + kInstSize); }
-  // True when threads wait at a barrier (barrier_arrive answered fewer than live()) and no other
-  // thread can run any more: those that could have exited or wait to reconverge with the held
-  // ones. The warp then arrives at the barrier without another barrier_arrive (the executor
-  // asks after each step while some of the warp's threads wait at a barrier).
-  virtual bool barrier_complete() const { return false; }
+  void barrier_release() {
+    on_barrier_release();
+    publish();
+  }
   // The active threads reach a warp-synchronizing instruction (bar.warp.sync, or a .sync
   // shfl/vote/match/redux) whose member mask is `members`. True: run it now. False: the unit
   // holds the active threads at this instruction until the other members arrive and names
   // another split (independent thread scheduling). A stack runs its threads in lockstep and
   // always answers true.
-  virtual bool warp_sync(LaneMask members) {
-    (void)members;
-    return true;
+  bool warp_sync(LaneMask members) {
+    const bool run = on_warp_sync(members);
+    publish();
+    return run;
   }
+  // True when threads wait at a barrier (barrier_arrive answered fewer than live()) and no other
+  // thread can run any more: those that could have exited or wait to reconverge with the held
+  // ones. The warp then arrives at the barrier without another barrier_arrive (the executor
+  // asks after each step while some of the warp's threads wait at a barrier).
+  virtual bool barrier_complete() const { return false; }
 
-  // Time (see the file comment). ready(): the unit can name the next split now (false while
-  // it waits for a fill); next_event(): the earliest cycle its state changes by itself
-  // (kNever: never).
-  virtual void tick(Cycle now) { (void)now; }
-  virtual Cycle next_event(Cycle now) const {
-    (void)now;
-    return kNever;
-  }
-  virtual bool ready() const { return true; }
-  // True when the unit keeps time or memory: only then does the SM tick it, ask its
-  // next_event() and drain its outbox (a stack costs nothing per cycle).
-  virtual bool timed() const { return false; }
+  // 3. Introspection (reports, tests, statistics; never per cycle).
+  // Threads that entered the innermost call still in progress (those whose registers the
+  // caller saved); 0 at kernel level.
+  virtual LaneMask call_mask() const = 0;
+  virtual std::vector<ReconvergenceEntry> entries() const = 0;
+  virtual std::string name() const = 0;
   // True when entries() (with pc() and active(), which follow from them) is the unit's whole
   // state, so two warps with equal entries behave alike from then on: the functional
   // watchdog's recurrence check (a machine back in an earlier state repeats for ever) is only
   // sound for such units. Units with more state (counters, queues, per-thread scheduling
   // history) keep the default.
   virtual bool state_is_entries() const { return false; }
-  // Memory (see the file comment).
-  virtual bool pop_request(UnitRequest& out) {
-    (void)out;
-    return false;
-  }
-  virtual void memory_reply(const MemoryReply& r) { (void)r; }
-  // A request popped from the outbox has left the SM for the memory system (the SM's port took
-  // it): a unit that holds a buffer until then (AWARE's spill-request buffers) frees it.
-  virtual void request_sent(std::uint64_t tag) { (void)tag; }
-  // False: a control instruction (bra, brx, call, ret, exit, trap) may not issue now, though
-  // others may (AWARE: a branch waits until the spill-request buffers are empty, so the entries
-  // it inserts have room, seed 003 Fig. 7).
-  virtual bool branch_ready() const { return true; }
-
-  // Lock instructions (seed 004 ch. 4-6; the lock_stack unit). The core reports:
-  // - lock_sent(pc): the active threads issued `lock` at pc and sent their requests; returns
-  //   kNoLockUnit when the unit has no lock semantics, kLockRetry when they retry from their
-  //   lock-retry entry. The unit is not ready() until their outcome is in:
-  // - lock_replied(acquired, next): every reply is back; `acquired` took the lock and go on at
-  //   next (after the lock), the others retry; or, with lock queuing (a request for a held lock
-  //   waits in the memory partition), lock_granted(replied, acquired, next) as replies come:
-  //   `acquired` were granted the lock, the rest of `replied` turned away (a full queue).
-  // - unlock_sent(): the active threads issued `unlock` (false: no lock semantics, or they hold
-  //   no lock); unlock(next) when its replies are back: they go on at next.
-  // kLockNestedQueued: a nested lock while requests of the lock around it still wait in lock
-  // queues, which deadlocks (seed 004 sec. 5.2.2); nothing was changed.
-  enum LockSend : int { kNoLockUnit = 0, kLockFirst, kLockRetry, kLockNestedQueued };
-  virtual bool lock_semantics() const { return false; }
   // Something the unit did that a deadlock report should mention (empty: nothing).
   virtual std::string report_note() const { return ""; }
   // Statistics. A unit declares its counters once, in its declare function
@@ -191,32 +214,139 @@ class IReconvergence {
   // them into, and sums them over warps as declared (config::accumulate). A unit that declares
   // none is never asked: no cost per warp.
   virtual void collect(std::span<std::uint64_t> out) const { (void)out; }
-  virtual LockSend lock_sent(Pc pc) {
-    (void)pc;
-    return kNoLockUnit;
+  // For checks (tests, debug builds): the published state is what the unit computes now.
+  bool state_is_current() const { return state_ == current_state(); }
+
+ protected:
+  // What the unit implements. on_* change the unit's state; the base republishes after each.
+  virtual void on_advance(Pc next_pc) = 0;
+  virtual void on_branch(const BranchOutcome& b) = 0;
+  virtual void on_call(Pc entry, Pc return_pc) = 0;
+  virtual bool on_ret() = 0;
+  virtual void on_exit(LaneMask lanes) = 0;
+  virtual LaneMask on_barrier_arrive(LaneMask arriving) {
+    (void)arriving;
+    return live();
   }
-  virtual void lock_replied(LaneMask acquired, Pc next) {
-    (void)acquired;
-    (void)next;
+  virtual void on_barrier_release() { on_advance(pc() + kInstSize); }
+  virtual bool on_warp_sync(LaneMask members) {
+    (void)members;
+    return true;
   }
-  virtual void lock_granted(LaneMask replied, LaneMask acquired, Pc next) {
-    (void)replied;
-    (void)acquired;
-    (void)next;
+  // The state the SM reads, computed from the unit's own (SplitState's fields).
+  virtual SplitState current_state() const = 0;
+  // Stores current_state() as the published state: the base calls it after every report and
+  // hook; a unit's constructor calls it once, last.
+  void publish() { state_ = current_state(); }
+
+ private:
+  friend class TimedHooks;
+  friend class LockHooks;
+  SplitState state_;
+  TimedHooks* timed_ = nullptr;
+  LockHooks* locks_ = nullptr;
+};
+
+// Optional hook: a unit that keeps time or memory (AWARE's timeouts, insertion latencies and
+// spilled tables). Deriving from it (constructed with `this`) makes timed() return it:
+// the SM then ticks the unit each cycle it ticks the warp's SM, asks next_event() when it wants
+// to sleep, sends the requests waiting in the unit's outbox (pop_request) to L2 like
+// instruction fills, reports when each has left the SM (request_sent), and hands back their
+// replies, and the per-lane results of the warp's own memory instructions, through
+// memory_reply(). Each call republishes the unit's state, as a report does.
+class TimedHooks {
+ public:
+  void tick(Cycle now) {
+    on_tick(now);
+    unit_.publish();
   }
-  virtual bool unlock_sent() { return false; }
-  virtual bool unlock(Pc next) {
-    (void)next;
-    return false;
+  // The earliest cycle the unit's state changes by itself (kNever: never).
+  virtual Cycle next_event(Cycle now) const = 0;
+  bool pop_request(UnitRequest& out) {
+    if (!on_pop_request(out)) return false;
+    unit_.publish();
+    return true;
+  }
+  // A request popped from the outbox has left the SM for the memory system (the SM's port took
+  // it): a unit that holds a buffer until then (AWARE's spill-request buffers) frees it.
+  void request_sent(std::uint64_t tag) {
+    on_request_sent(tag);
+    unit_.publish();
+  }
+  void memory_reply(const MemoryReply& r) {
+    on_memory_reply(r);
+    unit_.publish();
   }
 
-  // Threads that entered the innermost call still in progress (those whose registers the
-  // caller saved); 0 at kernel level.
-  virtual LaneMask call_mask() const = 0;
-  // Threads not yet exited.
-  virtual LaneMask live() const = 0;
-  virtual std::vector<ReconvergenceEntry> entries() const = 0;
-  virtual std::string name() const = 0;
+ protected:
+  explicit TimedHooks(IReconvergence* unit) : unit_(*unit) { unit->timed_ = this; }
+  TimedHooks(const TimedHooks&) = delete;
+  TimedHooks& operator=(const TimedHooks&) = delete;
+  ~TimedHooks() = default;
+  virtual void on_tick(Cycle now) = 0;
+  virtual bool on_pop_request(UnitRequest& out) = 0;
+  virtual void on_request_sent(std::uint64_t tag) = 0;
+  virtual void on_memory_reply(const MemoryReply& r) = 0;
+
+ private:
+  IReconvergence& unit_;
+};
+
+// Optional hook: lock instructions (seed 004 ch. 4-6; the lock_stack unit). Deriving from it
+// (constructed with `this`) makes locks() return it; a warp whose unit has none faults on
+// simtsync_lock/unlock. The core reports:
+// - lock_sent(pc): the active threads issued `lock` at pc and sent their requests; kLockRetry
+//   when they retry from their lock-retry entry. The unit is not ready() until their outcome is
+//   in:
+// - lock_replied(acquired, next): every reply is back; `acquired` took the lock and go on at
+//   next (after the lock), the others retry; or, with lock queuing (a request for a held lock
+//   waits in the memory partition), lock_granted(replied, acquired, next) as replies come:
+//   `acquired` were granted the lock, the rest of `replied` turned away (a full queue).
+// - unlock_sent(): the active threads issued `unlock` (false: they hold no lock); unlock(next)
+//   when its replies are back: they go on at next.
+// kLockNestedQueued: a nested lock while requests of the lock around it still wait in lock
+// queues, which deadlocks (seed 004 sec. 5.2.2); nothing was changed.
+// Each call republishes the unit's state, as a report does.
+class LockHooks {
+ public:
+  enum LockSend : int { kLockFirst = 1, kLockRetry, kLockNestedQueued };
+  LockSend lock_sent(Pc pc) {
+    const LockSend s = on_lock_sent(pc);
+    unit_.publish();
+    return s;
+  }
+  void lock_replied(LaneMask acquired, Pc next) {
+    on_lock_replied(acquired, next);
+    unit_.publish();
+  }
+  void lock_granted(LaneMask replied, LaneMask acquired, Pc next) {
+    on_lock_granted(replied, acquired, next);
+    unit_.publish();
+  }
+  bool unlock_sent() {
+    const bool held = on_unlock_sent();
+    unit_.publish();
+    return held;
+  }
+  bool unlock(Pc next) {
+    const bool done = on_unlock(next);
+    unit_.publish();
+    return done;
+  }
+
+ protected:
+  explicit LockHooks(IReconvergence* unit) : unit_(*unit) { unit->locks_ = this; }
+  LockHooks(const LockHooks&) = delete;
+  LockHooks& operator=(const LockHooks&) = delete;
+  ~LockHooks() = default;
+  virtual LockSend on_lock_sent(Pc pc) = 0;
+  virtual void on_lock_replied(LaneMask acquired, Pc next) = 0;
+  virtual void on_lock_granted(LaneMask replied, LaneMask acquired, Pc next) = 0;
+  virtual bool on_unlock_sent() = 0;
+  virtual bool on_unlock(Pc next) = 0;
+
+ private:
+  IReconvergence& unit_;
 };
 
 }  // namespace simtsync::simt

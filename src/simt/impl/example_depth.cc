@@ -26,25 +26,25 @@ class ExampleDepth final : public IpdomStack {
     counters_[kMaxDepth] = depth();
   }
 
-  using IReconvergence::branch;
-  void branch(const BranchOutcome& b) override {
-    if (b.taken != 0 && b.taken != active()) {
-      ++counters_[kDivergent];
-      if (depth() >= deep_) ++counters_[kDeep];
-    }
-    IpdomStack::branch(b);
-    note_depth();
-  }
-  void call(Pc entry, Pc return_pc) override {
-    IpdomStack::call(entry, return_pc);
-    note_depth();
-  }
   std::string name() const override { return "example_depth"; }
   // The counters do not change what the stack does: equal entries still behave alike, so
   // state_is_entries() stays the stack's (true).
   void collect(std::span<std::uint64_t> out) const override { put_counters(out, counters_); }
 
  private:
+  // The stack's reports, counted (the base republishes the state after each).
+  void on_branch(const BranchOutcome& b) override {
+    if (b.taken != 0 && b.taken != active()) {
+      ++counters_[kDivergent];
+      if (depth() >= deep_) ++counters_[kDeep];
+    }
+    IpdomStack::on_branch(b);
+    note_depth();
+  }
+  void on_call(Pc entry, Pc return_pc) override {
+    IpdomStack::on_call(entry, return_pc);
+    note_depth();
+  }
   void note_depth() {
     counters_[kMaxDepth] = std::max<std::uint64_t>(counters_[kMaxDepth], depth());
   }

@@ -7,14 +7,23 @@ namespace simtsync::simt {
 IpdomStack::IpdomStack(Pc start, LaneMask threads) {
   stack_.reserve(16);
   stack_.push_back({start, kNoRpc, threads, false});
+  publish();
 }
 
-void IpdomStack::advance(Pc next_pc) {
+SplitState IpdomStack::current_state() const {
+  SplitState st;
+  st.pc = stack_.back().pc;
+  st.active = stack_.back().mask;
+  st.live = stack_.front().mask;
+  return st;
+}
+
+void IpdomStack::on_advance(Pc next_pc) {
   stack_.back().pc = next_pc;
   settle();
 }
 
-void IpdomStack::branch(const BranchOutcome& b) {
+void IpdomStack::on_branch(const BranchOutcome& b) {
   // The stack reconverges at the immediate post-dominator; it has no use for b.safe_rpc.
   LaneMask taken = b.taken;
   const Pc target = b.target, fallthrough = b.fallthrough, rpc = b.rpc;
@@ -39,21 +48,21 @@ void IpdomStack::branch(const BranchOutcome& b) {
   settle();
 }
 
-void IpdomStack::call(Pc entry, Pc return_pc) {
+void IpdomStack::on_call(Pc entry, Pc return_pc) {
   ReconvergenceEntry& top = stack_.back();
   LaneMask mask = top.mask;
   top.pc = return_pc;
   stack_.push_back({entry, kNoRpc, mask, true});
 }
 
-bool IpdomStack::ret() {
+bool IpdomStack::on_ret() {
   // Returning threads go to the function's virtual exit; entries waiting there pop, and the
   // call entry pops once it is reached.
   stack_.back().pc = kExitPc;
   return settle();
 }
 
-void IpdomStack::exit(LaneMask lanes) {
+void IpdomStack::on_exit(LaneMask lanes) {
   for (auto& e : stack_) e.mask &= ~lanes;
   settle();
 }

@@ -16,24 +16,21 @@ class IpdomStack : public IReconvergence {
  public:
   IpdomStack(Pc start, LaneMask threads);
 
-  Pc pc() const override { return stack_.back().pc; }
-  LaneMask active() const override { return stack_.back().mask; }
-  bool finished() const override { return stack_.empty() || stack_.front().mask == 0; }
-
-  void advance(Pc next_pc) override;
-  using IReconvergence::branch;
-  void branch(const BranchOutcome& b) override;
-  void call(Pc entry, Pc return_pc) override;
-  bool ret() override;
-  void exit(LaneMask lanes) override;
   LaneMask call_mask() const override;
-  LaneMask live() const override { return stack_.empty() ? 0 : stack_.front().mask; }
   std::vector<ReconvergenceEntry> entries() const override;
   std::string name() const override { return "ipdom_stack"; }
   bool state_is_entries() const override { return true; }
   std::size_t depth() const { return stack_.size(); }
 
  protected:
+  void on_advance(Pc next_pc) override;
+  void on_branch(const BranchOutcome& b) override;
+  void on_call(Pc entry, Pc return_pc) override;
+  bool on_ret() override;
+  void on_exit(LaneMask lanes) override;
+  // The top entry runs; the bottom entry's mask is every live thread.
+  SplitState current_state() const override;
+
   // Pops entries that reached their reconvergence point or lost all threads. Returns true when
   // a call entry was popped because its threads returned.
   virtual bool settle();

@@ -13,6 +13,7 @@ Its::Its(Pc start, LaneMask threads, unsigned starvation_limit)
   live_ = threads;
   pc_ = start;
   active_ = threads;
+  publish();
 }
 
 LaneMask Its::runnable_at(Pc pc, std::uint32_t ctx) const {
@@ -138,13 +139,13 @@ void Its::name_blocked() {
   active_ = 0;
 }
 
-void Its::advance(Pc next_pc) {
+void Its::on_advance(Pc next_pc) {
   for (int l : lanes(active_)) th_[static_cast<unsigned>(l)].pc = next_pc;
   pc_ = next_pc;
   settle(false);
 }
 
-void Its::branch(const BranchOutcome& b) {
+void Its::on_branch(const BranchOutcome& b) {
   const LaneMask taken = b.taken & active_;
   const LaneMask not_taken = active_ & ~taken;
   if (taken != 0 && not_taken != 0) {
@@ -183,7 +184,7 @@ std::uint32_t Its::new_call() {
   return static_cast<std::uint32_t>(calls_.size() - 1);
 }
 
-void Its::call(Pc entry, Pc return_pc) {
+void Its::on_call(Pc entry, Pc return_pc) {
   const std::uint32_t c = new_call();
   calls_[c] = Call{ctx_, return_pc, active_, 0, true};
   for (int l : lanes(active_)) {
@@ -195,9 +196,9 @@ void Its::call(Pc entry, Pc return_pc) {
   pc_ = entry;
 }
 
-bool Its::ret() {
+bool Its::on_ret() {
   if (ctx_ == 0) {  // a return from the kernel ends the threads
-    exit(active_);
+    on_exit(active_);
     return false;
   }
   Call& c = calls_[ctx_];
@@ -259,7 +260,7 @@ void Its::release_syncs() {
   }
 }
 
-void Its::exit(LaneMask lanes_out) {
+void Its::on_exit(LaneMask lanes_out) {
   lanes_out &= live_;
   if (lanes_out == 0) return;
   live_ &= ~lanes_out;
@@ -281,7 +282,7 @@ void Its::exit(LaneMask lanes_out) {
   if (active_ == 0 || (active_ & ~runnable()) != 0) choose();
 }
 
-LaneMask Its::barrier_arrive(LaneMask arriving) {
+LaneMask Its::on_barrier_arrive(LaneMask arriving) {
   (void)arriving;  // the running group: its threads block at their own barrier PC
   bar_ |= active_;
   const LaneMask waiting = bar_ & live_;
@@ -289,14 +290,14 @@ LaneMask Its::barrier_arrive(LaneMask arriving) {
   return waiting;
 }
 
-void Its::barrier_release() {
+void Its::on_barrier_release() {
   const LaneMask m = bar_ & live_;
   for (int l : lanes(m)) th_[static_cast<unsigned>(l)].pc += kInstSize;
   bar_ = 0;
   choose();
 }
 
-bool Its::warp_sync(LaneMask members) {
+bool Its::on_warp_sync(LaneMask members) {
   const LaneMask need = (members | active_) & live_;
   bool passed = true;
   for (int l : lanes(active_)) passed &= th_[static_cast<unsigned>(l)].sync_pass;

@@ -34,24 +34,10 @@ class Its final : public IReconvergence {
 
   Its(Pc start, LaneMask threads, unsigned starvation_limit = kDefaultStarvationLimit);
 
-  Pc pc() const override { return pc_; }
-  LaneMask active() const override { return active_; }
-  bool finished() const override { return live_ == 0; }
-
-  void advance(Pc next_pc) override;
-  using IReconvergence::branch;
-  void branch(const BranchOutcome& b) override;
-  void call(Pc entry, Pc return_pc) override;
-  bool ret() override;
-  void exit(LaneMask lanes) override;
-  LaneMask barrier_arrive(LaneMask arriving) override;
-  void barrier_release() override;
   bool barrier_complete() const override {
     return live_ != 0 && bar_ != 0 && (bar_ & live_) == live_;
   }
-  bool warp_sync(LaneMask members) override;
   LaneMask call_mask() const override;
-  LaneMask live() const override { return live_; }
   std::vector<ReconvergenceEntry> entries() const override;
   std::string name() const override { return "its"; }
   // Statistics, in the order declare_its declares them.
@@ -67,6 +53,23 @@ class Its final : public IReconvergence {
   LaneMask at_barrier() const { return bar_ & live_; }
   LaneMask held() const { return sync_ & live_; }
   LaneMask returned() const { return ret_ & live_; }
+
+ protected:
+  void on_advance(Pc next_pc) override;
+  void on_branch(const BranchOutcome& b) override;
+  void on_call(Pc entry, Pc return_pc) override;
+  bool on_ret() override;
+  void on_exit(LaneMask lanes) override;
+  LaneMask on_barrier_arrive(LaneMask arriving) override;
+  void on_barrier_release() override;
+  bool on_warp_sync(LaneMask members) override;
+  SplitState current_state() const override {
+    SplitState st;
+    st.pc = pc_;
+    st.active = active_;
+    st.live = live_;
+    return st;
+  }
 
  private:
   // A reconvergence point a thread may wait at: the immediate post-dominator of a divergent

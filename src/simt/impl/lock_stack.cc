@@ -16,7 +16,7 @@ int LockStack::find(Lock kind, int from) const {
   return -1;
 }
 
-IReconvergence::LockSend LockStack::lock_sent(Pc pc) {
+LockHooks::LockSend LockStack::on_lock_sent(Pc pc) {
   ReconvergenceEntry& top = stack_.back();
   // Lock queuing grants an outer lock lane by lane: with some of its requests still queued (or
   // granted and waiting to run), a nested lock by the lanes running now can wait for a lock
@@ -35,7 +35,7 @@ IReconvergence::LockSend LockStack::lock_sent(Pc pc) {
   return kLockFirst;
 }
 
-void LockStack::lock_replied(LaneMask acquired, Pc next) {
+void LockStack::on_lock_replied(LaneMask acquired, Pc next) {
   waiting_ = false;
   parked_ = 0;
   ReconvergenceEntry& top = stack_.back();
@@ -48,7 +48,7 @@ void LockStack::lock_replied(LaneMask acquired, Pc next) {
   ++pushes_;
 }
 
-void LockStack::lock_granted(LaneMask replied, LaneMask acquired, Pc next) {
+void LockStack::on_lock_granted(LaneMask replied, LaneMask acquired, Pc next) {
   replied &= parked_;
   parked_ &= ~replied;
   granted_ |= acquired & replied;  // the others were turned away (a full queue): they retry
@@ -74,13 +74,13 @@ void LockStack::push_granted() {
   waiting_ = (parked_ & top.mask) != 0;
 }
 
-bool LockStack::unlock_sent() {
+bool LockStack::on_unlock_sent() {
   if (find(Lock::kHeld, static_cast<int>(stack_.size()) - 1) < 0) return false;
   waiting_ = true;
   return true;
 }
 
-bool LockStack::unlock(Pc next) {
+bool LockStack::on_unlock(Pc next) {
   waiting_ = false;
   const int tos = static_cast<int>(stack_.size()) - 1;
   const int l = find(Lock::kHeld, tos);

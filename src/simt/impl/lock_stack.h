@@ -26,19 +26,12 @@
 
 namespace simtsync::simt {
 
-class LockStack final : public IpdomStack {
+class LockStack final : public IpdomStack, public LockHooks {
  public:
-  LockStack(Pc start, LaneMask threads) : IpdomStack(start, threads) {}
+  LockStack(Pc start, LaneMask threads) : IpdomStack(start, threads), LockHooks(this) { publish(); }
   // Lock counter, queue and grant state beyond the entries.
   bool state_is_entries() const override { return false; }
 
-  LockSend lock_sent(Pc pc) override;
-  void lock_replied(LaneMask acquired, Pc next) override;
-  void lock_granted(LaneMask replied, LaneMask acquired, Pc next) override;
-  bool unlock_sent() override;
-  bool unlock(Pc next) override;
-  bool ready() const override { return !waiting_; }
-  bool lock_semantics() const override { return true; }
   // Statistics (declare_lock_stack): lock_entry_pushes.
   void collect(std::span<std::uint64_t> out) const override { put_counters(out, {&pushes_, 1}); }
   std::string report_note() const override;
@@ -53,6 +46,17 @@ class LockStack final : public IpdomStack {
 
  protected:
   bool settle() override;
+  // The stack's state; not ready while lock requests are out.
+  SplitState current_state() const override {
+    SplitState st = IpdomStack::current_state();
+    st.ready = !waiting_;
+    return st;
+  }
+  LockSend on_lock_sent(Pc pc) override;
+  void on_lock_replied(LaneMask acquired, Pc next) override;
+  void on_lock_granted(LaneMask replied, LaneMask acquired, Pc next) override;
+  bool on_unlock_sent() override;
+  bool on_unlock(Pc next) override;
 
  private:
   // Index of the topmost entry of `kind` at or below `from` (-1: none).

@@ -19,13 +19,14 @@ std::uint64_t fill_tag(std::uint64_t kind, int index) {
 }  // namespace
 
 SplitTable::SplitTable(Pc start, LaneMask threads, const SplitTableOptions& o)
-    : o_(o), live_(threads) {
+    : TimedHooks(this), o_(o), live_(threads) {
   st_.reserve(8);
   rt_.reserve(8);
   const int s = new_split(start, kNoRpc, threads, kNone);
   st_[static_cast<size_t>(s)].eligible = 0;
   push_fifo(s);
   select();
+  publish();
 }
 
 // Every invalid slot is on its free list, so the valid entries are the rest (no scan: the
@@ -294,7 +295,7 @@ void SplitTable::select() {
   last_id_ = id;
 }
 
-void SplitTable::advance(Pc next_pc) {
+void SplitTable::on_advance(Pc next_pc) {
   sample();
   Split& e = st_[static_cast<size_t>(cur_)];
   e.pc = next_pc;
@@ -302,7 +303,7 @@ void SplitTable::advance(Pc next_pc) {
   settle();
 }
 
-void SplitTable::branch(const BranchOutcome& b) {
+void SplitTable::on_branch(const BranchOutcome& b) {
   sample();
   const int s = cur_;
   Split& e = st_[static_cast<size_t>(s)];
@@ -340,7 +341,7 @@ void SplitTable::branch(const BranchOutcome& b) {
   settle();
 }
 
-void SplitTable::call(Pc entry, Pc return_pc) {
+void SplitTable::on_call(Pc entry, Pc return_pc) {
   sample();
   Split& e0 = st_[static_cast<size_t>(cur_)];
   const int s = cur_;
@@ -361,7 +362,7 @@ void SplitTable::call(Pc entry, Pc return_pc) {
   e.rt = r;
 }
 
-bool SplitTable::ret() {
+bool SplitTable::on_ret() {
   sample();
   // Whether the whole call has returned is known now, even when the RT entry's update waits
   // for its fill or the reconverged entry for room (the executor restores the caller's frame
@@ -380,7 +381,7 @@ bool SplitTable::ret() {
   return whole;
 }
 
-void SplitTable::exit(LaneMask lanes) {
+void SplitTable::on_exit(LaneMask lanes) {
   live_ &= ~lanes;
   for (auto& e : st_)
     if (e.valid) e.mask &= ~lanes;
@@ -389,7 +390,7 @@ void SplitTable::exit(LaneMask lanes) {
   settle();
 }
 
-LaneMask SplitTable::barrier_arrive(LaneMask) {
+LaneMask SplitTable::on_barrier_arrive(LaneMask) {
   // The split waits with its PC after the barrier; the others run on (seed 003 sec. IV-B).
   Split& e = st_[static_cast<size_t>(cur_)];
   e.blocked = true;
@@ -421,12 +422,12 @@ bool SplitTable::barrier_complete() const {
   return live_ != 0 && any_blocked() && !any_runnable();
 }
 
-void SplitTable::barrier_release() {
+void SplitTable::on_barrier_release() {
   for (auto& e : st_) e.blocked = false;
   settle();
 }
 
-void SplitTable::tick(Cycle now) {
+void SplitTable::on_tick(Cycle now) {
   now_ = now;
   if (o_.timeout == 0) return;
   bool fired = false;
@@ -462,14 +463,28 @@ Cycle SplitTable::next_event(Cycle now) const {
   return t;
 }
 
-bool SplitTable::ready() const {
+SplitState SplitTable::current_state() const {
+  SplitState st;
+  if (cur_ != kNone) {
+    st.pc = st_[static_cast<size_t>(cur_)].pc;
+    st.active = st_[static_cast<size_t>(cur_)].mask;
+  } else {
+    st.pc = kExitPc;
+  }
+  st.live = live_;
+  st.ready = can_issue();
+  st.branch_ready = spills_clear();
+  return st;
+}
+
+bool SplitTable::can_issue() const {
   // Fig. 7: nothing issues while the reconverged-entry or pending-mask-update buffer is
   // occupied (the spill-request buffers hold back branches only: branch_ready).
   return cur_ != kNone && st_[static_cast<size_t>(cur_)].eligible <= now_ &&
          rt_fill_wait_ == kNone && !held_.valid;
 }
 
-void SplitTable::request_sent(std::uint64_t tag) {
+void SplitTable::on_request_sent(std::uint64_t tag) {
   const std::uint64_t kind = tag >> 32;
   unsigned* out = kind == kStSpill ? &st_spills_out_ : kind == kRtSpill ? &rt_spills_out_ : nullptr;
   if (!out) return;  // a fill: its reply comes through memory_reply
@@ -508,14 +523,14 @@ void SplitTable::complete_fills() {
   }
 }
 
-bool SplitTable::pop_request(UnitRequest& out) {
+bool SplitTable::on_pop_request(UnitRequest& out) {
   if (out_.empty()) return false;
   out = out_.front();
   out_.pop_front();
   return true;
 }
 
-void SplitTable::memory_reply(const MemoryReply& r) {
+void SplitTable::on_memory_reply(const MemoryReply& r) {
   const std::uint64_t kind = r.tag >> 32;
   if (!r.from_unit || (kind != kStFill && kind != kRtFill)) return;  // spills need no answer
   const int i = static_cast<int>(r.tag & 0xffffffffu);
@@ -594,8 +609,8 @@ void SplitTable::declare_stats(config::PluginDecl& d) {
 }
 
 std::string SplitTable::report_note() const {
-  if (ready()) {
-    if (branch_ready()) return "";
+  if (can_issue()) {
+    if (spills_clear()) return "";
     return fmt::format("branches wait for {} table spill request(s) to leave the SM",
                        st_spills_out_ + rt_spills_out_);
   }

@@ -57,35 +57,14 @@ struct SplitTableOptions {
   unsigned rt_entries = 0;
 };
 
-class SplitTable : public IReconvergence {
+class SplitTable : public IReconvergence, public TimedHooks {
  public:
   SplitTable(Pc start, LaneMask threads, const SplitTableOptions& o);
 
-  Pc pc() const override { return cur_ < 0 ? kExitPc : st_[static_cast<size_t>(cur_)].pc; }
-  LaneMask active() const override { return cur_ < 0 ? 0 : st_[static_cast<size_t>(cur_)].mask; }
-  bool finished() const override { return live_ == 0; }
-
-  void advance(Pc next_pc) override;
-  using IReconvergence::branch;
-  void branch(const BranchOutcome& b) override;
-  void call(Pc entry, Pc return_pc) override;
-  bool ret() override;
-  void exit(LaneMask lanes) override;
-  LaneMask barrier_arrive(LaneMask arriving) override;
-  void barrier_release() override;
   bool barrier_complete() const override;
-
-  void tick(Cycle now) override;
   Cycle next_event(Cycle now) const override;
-  bool ready() const override;
-  bool branch_ready() const override { return st_spills_out_ == 0 && rt_spills_out_ == 0; }
-  void request_sent(std::uint64_t tag) override;
-  bool timed() const override { return true; }
-  bool pop_request(UnitRequest& out) override;
-  void memory_reply(const MemoryReply& r) override;
 
   LaneMask call_mask() const override;
-  LaneMask live() const override { return live_; }
   std::vector<ReconvergenceEntry> entries() const override;
   std::string name() const override { return o_.name; }
   void collect(std::span<std::uint64_t> out) const override { put_counters(out, counters_); }
@@ -118,6 +97,20 @@ class SplitTable : public IReconvergence {
   // For tests: the table sizes (valid entries).
   std::size_t st_size() const;
   std::size_t rt_size() const;
+
+ protected:
+  void on_advance(Pc next_pc) override;
+  void on_branch(const BranchOutcome& b) override;
+  void on_call(Pc entry, Pc return_pc) override;
+  bool on_ret() override;
+  void on_exit(LaneMask lanes) override;
+  LaneMask on_barrier_arrive(LaneMask arriving) override;
+  void on_barrier_release() override;
+  SplitState current_state() const override;
+  void on_tick(Cycle now) override;
+  bool on_pop_request(UnitRequest& out) override;
+  void on_request_sent(std::uint64_t tag) override;
+  void on_memory_reply(const MemoryReply& r) override;
 
  private:
   static constexpr int kNone = -1;
@@ -183,6 +176,11 @@ class SplitTable : public IReconvergence {
   // Fills whose reply came back while their table had no room: inserted when it has.
   void complete_fills();
   void sample();
+  // The running split is eligible and neither the reconverged-entry nor the pending-mask-update
+  // buffer is occupied (SplitState::ready); both spill-request buffers are empty
+  // (SplitState::branch_ready).
+  bool can_issue() const;
+  bool spills_clear() const { return st_spills_out_ == 0 && rt_spills_out_ == 0; }
 
   SplitTableOptions o_;
   std::vector<Split> st_;

@@ -17,6 +17,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
                                    p.shared_lock_bits}),
       lock_bits_(std::max(1u, p.shared_lock_bits), 0) {
   slots_.resize(p_.max_warps);
+  atomic_loops_.resize(p_.max_warps);
   ctas_.resize(p_.max_ctas);
   const unsigned ns = std::max(1u, p_.num_schedulers);
   sched_slots_.resize(ns);
@@ -99,7 +100,7 @@ int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threa
   for (unsigned s = 0; s < slots_.size() && k < warps.size(); ++s) {
     WarpSlot& ws = slots_[s];
     if (ws.warp) continue;
-    ws = WarpSlot{};
+    reset_slot(static_cast<int>(s));
     blocked_ &= ~(std::uint64_t{1} << s);
     ldst_blocked_ &= ~(std::uint64_t{1} << s);
     ws.warp = warps[k];
@@ -151,7 +152,7 @@ void Sm::check_done(int slot, Cycle now) {
   if (!events_.empty())
     events_.deliver(CtaEvent{now, ws.cta_slot, cs.cta, cs.warp_slots}, &ISmObserver::on_cta_exit);
   for (int s : cs.warp_slots) {
-    slots_[static_cast<size_t>(s)] = WarpSlot{};
+    reset_slot(s);
     timed_units_ &= ~(std::uint64_t{1} << s);
     update_fetch_bit(s);
   }
@@ -252,7 +253,7 @@ Cycle Sm::next_event(Cycle now) const {
   for (std::uint64_t m = timed_units_; m != 0; m &= m - 1) {
     const WarpSlot& ws = slots_[static_cast<size_t>(std::countr_zero(m))];
     if (ws.warp && ws.warp->simt)
-      t = std::min(t, std::max(ws.warp->simt->next_event(now), now + 1));
+      t = std::min(t, std::max(ws.warp->simt->timed()->next_event(now), now + 1));
   }
   if (!ldst_queue_.empty() || !ifill_queue_.empty() || !unit_queue_.empty()) {
     if (!ldst_refused_) return now + 1;
@@ -267,7 +268,8 @@ Cycle Sm::next_event(Cycle now) const {
       if (ws.fetch_ready > now && ws.fetch_ready != kWaitFill) m = std::min(m, ws.fetch_ready);
       for (unsigned i = 0; i < ws.ib_count; ++i)
         if (ws.ib[i].ready > now) m = std::min(m, ws.ib[i].ready);
-      if (ws.atomic_loop.acc && ws.atomic_loop.ready > now) m = std::min(m, ws.atomic_loop.ready);
+      const AtomicLoop& lp = atomic_loops_[static_cast<size_t>(&ws - slots_.data())];
+      if (lp.acc && lp.ready > now) m = std::min(m, lp.ready);
     }
     for (const auto& unit : unit_busy_)
       for (Cycle b : unit)
@@ -289,7 +291,7 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
     return;
   }
   if (r.space == mem::ReqSpace::kUnit) {
-    if (simt::IReconvergence* unit = request_unit(r)) {
+    if (simt::TimedHooks* unit = request_unit(r)) {
       simt::MemoryReply rep;
       rep.from_unit = true;
       rep.tag = r.unit_tag;
@@ -320,10 +322,10 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
 void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
   WarpSlot& ws = slots_[static_cast<size_t>(slot)];
   blocked_ &= ~(std::uint64_t{1} << slot);
-  if (ws.atomic_loop.acc == acc) {
+  if (AtomicLoop& lp = atomic_loops_[static_cast<size_t>(slot)]; lp.acc == acc) {
     // A shared atomic's LDSLK data is back: its loop goes on with the modify step.
-    ws.atomic_loop.step = WarpSlot::AtomicLoop::Step::kModify;
-    ws.atomic_loop.ready = now;
+    lp.step = AtomicLoop::Step::kModify;
+    lp.ready = now;
     note_ready(now);
     return;
   }
@@ -333,12 +335,13 @@ void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
     ex_.lock_reply(*ws.warp, *acc, acc->mask, true);
     note_ready(now);
   }
-  if (ws.warp && ws.warp->simt) {
+  // A unit that keeps memory learns the per-lane results of the warp's own instructions.
+  if (simt::TimedHooks* unit = ws.warp && ws.warp->simt ? ws.warp->simt->timed() : nullptr) {
     simt::MemoryReply rep;
     rep.lanes = acc->mask;
     rep.succeeded = acc->succeeded;
     rep.pc = in.pc;
-    ws.warp->simt->memory_reply(rep);
+    unit->memory_reply(rep);
   }
   if (!events_.empty())
     events_.deliver(MemoryEvent{now, slot, in.pc, &in, acc->mask, acc->succeeded, true, acc},
@@ -385,11 +388,11 @@ void Sm::update_fetch_bit(int s) {
 
 namespace simtsync::sm {
 
-simt::IReconvergence* Sm::request_unit(const mem::MemRequest& r) const {
+simt::TimedHooks* Sm::request_unit(const mem::MemRequest& r) const {
   const WarpSlot& ws = slots_[static_cast<size_t>(r.warp_slot)];
   if (!ws.warp || !ws.warp->simt) return nullptr;
   const Addr sender = (r.first_address - mem::kUnitAreaBase) / simt::UnitRequest::kUnitAreaBytes;
-  return sender == static_cast<Addr>(ws.warp->global_id) ? ws.warp->simt.get() : nullptr;
+  return sender == static_cast<Addr>(ws.warp->global_id) ? ws.warp->simt->timed() : nullptr;
 }
 
 void Sm::tick_units(Cycle now) {
@@ -397,9 +400,10 @@ void Sm::tick_units(Cycle now) {
     const int s = std::countr_zero(m);
     WarpSlot& ws = slots_[static_cast<size_t>(s)];
     if (!ws.warp || !ws.warp->simt) continue;
-    ws.warp->simt->tick(now);
+    simt::TimedHooks& unit = *ws.warp->simt->timed();
+    unit.tick(now);
     simt::UnitRequest q;
-    while (ws.warp->simt->pop_request(q)) {
+    while (unit.pop_request(q)) {
       mem::MemRequest r;
       r.kind = q.write ? mem::ReqKind::kStore : mem::ReqKind::kLoad;
       r.space = mem::ReqSpace::kUnit;
@@ -435,6 +439,12 @@ int Sm::cta_slot_of(int cta) const {
   for (size_t c = 0; c < ctas_.size(); ++c)
     if (ctas_[c].cta == cta) return static_cast<int>(c);
   return -1;
+}
+
+void Sm::reset_slot(int s) {
+  slots_[static_cast<size_t>(s)] = WarpSlot{};
+  atomic_loops_[static_cast<size_t>(s)] = AtomicLoop{};
+  lock_wait_ &= ~(std::uint64_t{1} << s);
 }
 
 bool Sm::live(int slot) const {

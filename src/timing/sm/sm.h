@@ -28,6 +28,7 @@
 #include "timing/sched/i_warp_scheduler.h"
 #include "timing/sched/warp_phase_tracker.h"
 #include "timing/sched/events.h"
+#include "timing/sm/atomic_loop.h"
 #include "timing/sm/icache.h"
 #include "timing/sm/scoreboard.h"
 #include "timing/sm/sm_params.h"
@@ -58,27 +59,13 @@ struct WarpSlot {
   Scoreboard sb;
   unsigned pending_loads = 0;   // loads and atomics in flight
   unsigned pending_stores = 0;  // stores in flight (fences wait for them)
-  // A lock instruction's replies are out (seed 004 sec. 6.2): the warp issues nothing until its
-  // reconvergence unit is ready again.
-  bool lock_wait = false;
   // Lock instructions among pending_loads: with lock queuing a lock's parked lanes stay out
   // while its granted lanes run the critical section and unlock.
   unsigned pending_locks = 0;
   bool done = false;            // every thread exited; waits for memory, then CTA exit
   std::uint64_t issued = 0;     // instructions issued (a per-warp counter policies may read)
-  // A shared-memory atomic running as Fermi's retry loop (sm.shared.atomics = lock_loop, seed
-  // 001 Listing 1): LDSLK of the lanes still trying, then modify, STSUL and branch, each a
-  // micro-operation that takes an issue slot; round after round until no lane remains. The
-  // warp issues nothing else meanwhile (the lanes done wait beyond the branch).
-  struct AtomicLoop {
-    enum class Step : std::uint8_t { kWait, kModify, kStore, kBranch, kLoad };
-    func::MemAccess* acc = nullptr;  // nullptr: no loop running
-    std::uint64_t remaining = 0;     // lanes that have not taken their lock bit yet
-    std::uint64_t winners = 0;       // lanes that took it in the current round
-    Step step = Step::kWait;         // kWait: the LDSLK is in the LD/ST unit or in flight
-    Cycle ready = 0;                 // the next micro-operation's operands are ready
-    bool cas_second = false;         // `cas`: the compare has issued, the select is next
-  } atomic_loop;
+  // What only one mechanism needs lives with it: a shared atomic's retry loop in
+  // Sm::atomic_loops_ (atomic_loop.h), a lock instruction's wait in Sm::lock_wait_.
 };
 
 struct CtaSlot {
@@ -191,7 +178,7 @@ class Sm final : public sched::IWarpView {
   void tick_units(Cycle now);
   // The reconvergence unit that sent a kUnit request, or null when its warp has finished and
   // the slot holds another (the reserved area's address names the sender).
-  simt::IReconvergence* request_unit(const mem::MemRequest& r) const;
+  simt::TimedHooks* request_unit(const mem::MemRequest& r) const;
   void emit_issue(int sched, int slot, const func::ExecInst& in, Pc pc, const func::StepInfo& info,
                   bool memory, Cycle now);
   void ldst(Cycle now);
@@ -225,6 +212,14 @@ class Sm final : public sched::IWarpView {
   sched::SharedUnits shared_units_;
   std::vector<sched::PolicyRecord> records_;
   std::vector<WarpSlot> slots_;
+  // Per slot: the shared atomic running as a retry loop (sm.shared.atomics = lock_loop;
+  // atomic_loop.h, sm_atomic_loop.cc).
+  std::vector<AtomicLoop> atomic_loops_;
+  // Slots whose lock instruction's replies are out (seed 004 sec. 6.2): the warp issues nothing
+  // until its reconvergence unit is ready again.
+  std::uint64_t lock_wait_ = 0;
+  // A slot taken by a new warp or freed: its generic state and its mechanisms' state start over.
+  void reset_slot(int s);
   std::vector<CtaSlot> ctas_;
   std::vector<std::unique_ptr<sched::IWarpScheduler>> scheds_;
   std::vector<std::vector<int>> sched_slots_;  // scheduler -> warp slots it owns

@@ -127,13 +127,13 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   long_latency_issued_ = false;
   if (w.state == func::WarpState::kFinished) return StallKind::kExit;
   if (w.state == func::WarpState::kAtBarrier) return StallKind::kBarrier;
-  if (ws.atomic_loop.acc) return issue_atomic_step(slot, now);
-  if (ws.lock_wait) {
+  if (atomic_loops_[static_cast<size_t>(slot)].acc) return issue_atomic_step(slot, now);
+  if (lock_wait_ >> slot & 1) {
     if (!w.simt->ready()) {
       blocked_ |= std::uint64_t{1} << slot;  // a lock reply clears it (finish_access)
       return StallKind::kData;
     }
-    ws.lock_wait = false;
+    lock_wait_ &= ~(std::uint64_t{1} << slot);
   }
   // A unit that keeps time may not name a split this cycle (AWARE: a split inserted this cycle,
   // a table fill in flight); its next_event() wakes the SM.
@@ -226,14 +226,18 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
       long_latency_issued_ = true;
     }
     ldst_queue_.push_back({slot, acc});
-    ws.lock_wait = func::is_lock_inst(in.lock_op);
+    if (func::is_lock_inst(in.lock_op))
+      lock_wait_ |= std::uint64_t{1} << slot;
+    else
+      lock_wait_ &= ~(std::uint64_t{1} << slot);
     ws.pending_locks += in.lock_op == func::IntrinsicOp::kLock;
     const bool atomic = in.op == ptx::Opcode::kAtom || in.op == ptx::Opcode::kRed;
     if (atomic && p_.shared_lock_loop &&
         static_cast<ptx::Space>(acc->space[func::first_lane(acc->mask)]) == ptx::Space::kShared &&
         func::all_lanes_shared(*acc)) {
       // Its first micro-operation, the LDSLK, is this issue; the loop takes it from here.
-      ws.atomic_loop = {acc, acc->mask, 0, WarpSlot::AtomicLoop::Step::kWait, now, false};
+      atomic_loops_[static_cast<size_t>(slot)] = {acc, acc->mask, 0, AtomicLoop::Step::kWait,
+                                                  now, false};
       ++stats_.atomic_uops;
     }
   } else {
@@ -268,69 +272,6 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   }
   update_fetch_bit(slot);
   check_done(slot, now);
-  return StallKind::kIssued;
-}
-
-StallKind Sm::issue_atomic_step(int slot, Cycle now) {
-  // One micro-operation of a shared atomic's retry loop (seed 001 Listings 1 and 3): per round
-  // LDSLK (the lanes still trying), the modify step(s) (`cas`: compare and select; the others:
-  // one operation), STSUL (the lanes that took their bit) and the branch back; the modify and
-  // STSUL are predicated on the LDSLK's result, so they issue even when no lane took a bit.
-  using Step = WarpSlot::AtomicLoop::Step;
-  WarpSlot& ws = slots_[static_cast<size_t>(slot)];
-  WarpSlot::AtomicLoop& lp = ws.atomic_loop;
-  if (lp.step == Step::kWait) {
-    blocked_ |= std::uint64_t{1} << slot;  // the LDSLK's data clears it (finish_access)
-    return StallKind::kData;
-  }
-  if (lp.ready > now) return StallKind::kData;
-  const func::ExecInst& in = *lp.acc->inst;
-  const bool float_op = ptx::dtype_is_float(in.a.type);
-  const OpClass oc = lp.step == Step::kModify ? (float_op ? OpClass::kFp : OpClass::kInt)
-                     : lp.step == Step::kStore || lp.step == Step::kLoad ? OpClass::kMem
-                                                                         : OpClass::kCtrl;
-  const UnitKind uk = oc == OpClass::kMem ? UnitKind::kLdst : UnitKind::kSp;
-  Cycle* pipe = free_pipe(uk, now);
-  if (!pipe) return StallKind::kStructural;
-  if (lp.step == Step::kStore && !shared_.can_accept(now)) return StallKind::kStructural;
-  if (lp.step == Step::kLoad && ldst_queue_.size() >= p_.ldst_queue) {
-    ldst_blocked_ |= std::uint64_t{1} << slot;
-    return StallKind::kStructural;
-  }
-  occupy(pipe, oc, uk, now);
-  ++stats_.atomic_uops;
-  ++ws.issued;
-  switch (lp.step) {
-    case Step::kModify:
-      // `cas` compares, then selects: two dependent operations.
-      lp.ready = now + p_.latency[static_cast<int>(oc)];
-      lp.cas_second = in.a.op == ptx::Mod::kCasOp && !lp.cas_second;
-      lp.step = lp.cas_second ? Step::kModify : Step::kStore;
-      break;
-    case Step::kStore:
-      shared_.accept_stsul(*lp.acc, lp.winners, now);
-      lp.step = Step::kBranch;
-      lp.ready = now + 1;
-      break;
-    case Step::kBranch:
-      lp.ready = now + p_.latency[static_cast<int>(OpClass::kCtrl)];
-      if (lp.remaining == 0) {
-        // Every lane is done: the atomic completes (its result registers are ready).
-        func::MemAccess* acc = lp.acc;
-        lp = {};
-        finish_access(slot, acc, now);
-        return StallKind::kIssued;
-      }
-      lp.step = Step::kLoad;
-      break;
-    case Step::kLoad:
-      ldst_queue_.push_back({slot, lp.acc});
-      lp.step = Step::kWait;
-      break;
-    case Step::kWait:
-      break;
-  }
-  note_ready(lp.ready);
   return StallKind::kIssued;
 }
 

@@ -66,7 +66,7 @@ void Sm::ldst(Cycle now) {
     }
     ldst_refused_ = false;
     // The request has left: its unit frees what held it (a spill-request buffer).
-    if (simt::IReconvergence* unit = request_unit(unit_queue_.front()))
+    if (simt::TimedHooks* unit = request_unit(unit_queue_.front()))
       unit->request_sent(unit_queue_.front().unit_tag);
     unit_queue_.erase(unit_queue_.begin());
   }
@@ -83,7 +83,7 @@ void Sm::ldst(Cycle now) {
   if (space == ptx::Space::kShared && func::all_lanes_shared(acc)) {
     if (!shared_.can_accept(now)) return;
     const Cycle before = shared_.stats().conflict_cycles;
-    WarpSlot::AtomicLoop& lp = slots_[static_cast<size_t>(e.slot)].atomic_loop;
+    AtomicLoop& lp = atomic_loops_[static_cast<size_t>(e.slot)];
     if (lp.acc == e.access) {
       // An LDSLK round of a shared atomic's retry loop: the lanes that take their lock bit
       // perform their read-modify-write now (the bit keeps the word theirs until their STSUL).

@@ -290,7 +290,8 @@ TEST(Its, WarpSyncReleasedWhenTheOtherMemberExits) {
 TEST(Its, NameAndDefaults) {
   Its s(P(0), 0b1);
   EXPECT_EQ(s.name(), "its");
-  EXPECT_FALSE(s.timed());
+  EXPECT_EQ(s.timed(), nullptr);
+  EXPECT_EQ(s.locks(), nullptr);
   EXPECT_TRUE(s.ready());
   EXPECT_EQ(s.live(), 0b1u);
   EXPECT_FALSE(s.finished());

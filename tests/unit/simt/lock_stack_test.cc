@@ -154,7 +154,8 @@ TEST(LockStack, UnlockWithoutALockIsRefused) {
   LockStack s(A, 0xFF);
   EXPECT_FALSE(s.unlock(B));
   IpdomStack plain(A, 0xFF);
-  EXPECT_FALSE(plain.lock_sent(A));  // units without lock semantics say so
+  EXPECT_EQ(plain.locks(), nullptr);  // units without lock semantics have no lock hooks
+  EXPECT_EQ(s.locks(), static_cast<LockHooks*>(&s));
 }
 
 }  // namespace

@@ -17,22 +17,19 @@ namespace {
 // A stand-in unit: the stack underneath, its own name on top.
 class Tagged final : public IReconvergence {
  public:
-  Tagged(Pc start, LaneMask threads) : s_(start, threads) {}
-  Pc pc() const override { return s_.pc(); }
-  LaneMask active() const override { return s_.active(); }
-  bool finished() const override { return s_.finished(); }
-  void advance(Pc next) override { s_.advance(next); }
-  using IReconvergence::branch;
-  void branch(const BranchOutcome& b) override { s_.branch(b); }
-  void call(Pc entry, Pc ret) override { s_.call(entry, ret); }
-  bool ret() override { return s_.ret(); }
-  void exit(LaneMask lanes) override { s_.exit(lanes); }
+  Tagged(Pc start, LaneMask threads) : s_(start, threads) { publish(); }
   LaneMask call_mask() const override { return s_.call_mask(); }
-  LaneMask live() const override { return s_.live(); }
   std::vector<ReconvergenceEntry> entries() const override { return s_.entries(); }
   std::string name() const override { return "tagged"; }
 
  private:
+  void on_advance(Pc next) override { s_.advance(next); }
+  void on_branch(const BranchOutcome& b) override { s_.branch(b); }
+  void on_call(Pc entry, Pc ret) override { s_.call(entry, ret); }
+  bool on_ret() override { return s_.ret(); }
+  void on_exit(LaneMask lanes) override { s_.exit(lanes); }
+  SplitState current_state() const override { return s_.state(); }
+
   IpdomStack s_;
 };
 
