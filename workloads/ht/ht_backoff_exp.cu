@@ -1,6 +1,9 @@
 // ht_backoff_exp: ht (seed 000 Fig. 1a) with exponential software back-off (seed 000 Fig. 3):
 // after a failed lock attempt the thread busy-waits `d` cycles on clock64(), d starting at
 // `delay_base` for each insertion and doubling after every failure up to `delay_cap`.
+// The spin mark ends the loop body, as in atm_simt.cu: with the mark first, nvcc -O3 threads the
+// success path out of the loop and the failure path (the delay) back to the attempt, which is
+// the MIMD lock loop that SIMT-deadlocks under the IPDOM stack (seen for ht_backoff_fixed).
 #include "simtsync.cuh"
 #include "simtsync_backoff.cuh"
 
@@ -25,7 +28,6 @@ extern "C" __global__ void ht_backoff_exp(Entry* pool, Entry** buckets, int* loc
     bool done = false;
     int d = delay_base;
     while (!done) {
-      SIMTSYNC_SPIN_LOOP();
       if (atomicCAS(mutex, 0, 1) == 0) {
         __threadfence();
         location->next = buckets[bucket];
@@ -37,6 +39,7 @@ extern "C" __global__ void ht_backoff_exp(Entry* pool, Entry** buckets, int* loc
         simtsync_delay_cycles(d);
         d = min(2 * d, delay_cap);
       }
+      SIMTSYNC_SPIN_LOOP();  // last in the body: see the note at the top
     }
   }
 }

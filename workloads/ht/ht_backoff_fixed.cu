@@ -3,6 +3,9 @@
 // on clock64() before it tries again. delay_per_cta = 1000, delay = 0 is OpenMP 4.0's
 // omp_set_lock on NVIDIA GPUs (the seed's Fig. 3 comparison); the workload's default is a plain
 // 1000-cycle delay.
+// The spin mark ends the loop body, as in atm_simt.cu: with the mark first, nvcc -O3 threads the
+// success path out of the loop and the failure path (the delay) back to the attempt, which is
+// the MIMD lock loop that SIMT-deadlocks under the IPDOM stack (seen for ht_backoff_fixed).
 #include "simtsync.cuh"
 #include "simtsync_backoff.cuh"
 
@@ -27,7 +30,6 @@ extern "C" __global__ void ht_backoff_fixed(Entry* pool, Entry** buckets, int* l
     int* mutex = &locks[bucket];
     bool done = false;
     while (!done) {
-      SIMTSYNC_SPIN_LOOP();
       if (atomicCAS(mutex, 0, 1) == 0) {
         __threadfence();
         location->next = buckets[bucket];
@@ -38,6 +40,7 @@ extern "C" __global__ void ht_backoff_fixed(Entry* pool, Entry** buckets, int* l
       } else {
         simtsync_delay_cycles(wait);
       }
+      SIMTSYNC_SPIN_LOOP();  // last in the body: see the note at the top
     }
   }
 }

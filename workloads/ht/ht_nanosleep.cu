@@ -1,6 +1,9 @@
 // ht_nanosleep: ht (seed 000 Fig. 1a) with the back-off of the CUDA C++ Programming Guide's
 // __nanosleep mutex: after a failed lock attempt the thread sleeps 8 ns, doubled after every
 // failure of the insertion up to 8 << max_level ns (max_level 5: 256 ns, the guide's cap).
+// The spin mark ends the loop body, as in atm_simt.cu: with the mark first, nvcc -O3 threads the
+// success path out of the loop and the failure path (the delay) back to the attempt, which is
+// the MIMD lock loop that SIMT-deadlocks under the IPDOM stack (seen for ht_backoff_fixed).
 #include "simtsync.cuh"
 #include "simtsync_backoff.cuh"
 
@@ -25,7 +28,6 @@ extern "C" __global__ void ht_nanosleep(Entry* pool, Entry** buckets, int* locks
     bool done = false;
     int level = 0;
     while (!done) {
-      SIMTSYNC_SPIN_LOOP();
       if (atomicCAS(mutex, 0, 1) == 0) {
         __threadfence();
         location->next = buckets[bucket];
@@ -37,6 +39,7 @@ extern "C" __global__ void ht_nanosleep(Entry* pool, Entry** buckets, int* locks
         simtsync_nanosleep_level(level);
         if (level < max_level) ++level;
       }
+      SIMTSYNC_SPIN_LOOP();  // last in the body: see the note at the top
     }
   }
 }
