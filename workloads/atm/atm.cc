@@ -5,17 +5,20 @@
 // words -1 when free, on the lock_stack reconvergence unit). Validation,
 // independent of the order of transfers: every final balance equals the initial balance plus
 // the amounts received minus the amounts sent, the total is conserved, every lock is free.
+// atm_backoff_fixed, atm_backoff_exp and atm_nanosleep are atm_simt with a software back-off
+// after each failed transfer attempt (seed 000 Fig. 3; framework/backoff.h).
 #include <fmt/format.h>
 
 #include <numeric>
 #include <random>
 
+#include "framework/backoff.h"
 #include "framework/workload.h"
 
 namespace simtsync::workloads {
 namespace {
 
-enum class AtmLock { kSimt, kMimd, kLockInst };
+enum class AtmLock { kSimt, kMimd, kLockInst, kBackoffFixed, kBackoffExp, kNanosleep };
 
 class Atm final : public Workload {
  public:
@@ -27,6 +30,12 @@ class Atm final : public Workload {
         return "atm_simt";
       case AtmLock::kMimd:
         return "atm_mimd";
+      case AtmLock::kBackoffFixed:
+        return "atm_backoff_fixed";
+      case AtmLock::kBackoffExp:
+        return "atm_backoff_exp";
+      case AtmLock::kNanosleep:
+        return "atm_nanosleep";
       default:
         return "atm_lockinst";
     }
@@ -38,6 +47,15 @@ class Atm final : public Workload {
       case AtmLock::kMimd:
         return "bank transfers, two nested MIMD lock loops: SIMT-deadlocks under the IPDOM "
                "stack";
+      case AtmLock::kBackoffFixed:
+        return "atm_simt with a fixed clock64() back-off after a failed attempt (seed 000 "
+               "Fig. 3; OpenMP's omp_set_lock with delay_per_cta=1000)";
+      case AtmLock::kBackoffExp:
+        return "atm_simt with an exponential clock64() back-off after a failed attempt (seed "
+               "000 Fig. 3)";
+      case AtmLock::kNanosleep:
+        return "atm_simt with an exponential nanosleep back-off after a failed attempt (CUDA "
+               "Programming Guide's mutex)";
       default:
         return "bank transfers, two nested lock instructions in address order (seed 004)";
     }
@@ -52,11 +70,14 @@ class Atm final : public Workload {
     // set accounts=1000000 for seed 003 Table I). Default: a quarter of the grid, 24 CTAs. In
     // the timing model the paper grid livelocks under strict GTO only, as the seed reports;
     // LRR and GTO with age rotation finish it (README).
-    return {{"ctas", "CTAs in the grid", 2, 24, 96, 1, 1 << 20},
-            {"threads", "threads per CTA", 64, 256, 256, 1, 1024},
-            {"per_thread", "transfers per thread", 2, 5, 5, 1, 1 << 16},
-            {"accounts", "bank accounts (fewer = more contention)", 64, 1000, 1000, 2, 1 << 26},
-            {"seed", "transfer generator seed", 1, 1, 1, 0, INT32_MAX}};
+    std::vector<ParamSpec> p = {
+        {"ctas", "CTAs in the grid", 2, 24, 96, 1, 1 << 20},
+        {"threads", "threads per CTA", 64, 256, 256, 1, 1024},
+        {"per_thread", "transfers per thread", 2, 5, 5, 1, 1 << 16},
+        {"accounts", "bank accounts (fewer = more contention)", 64, 1000, 1000, 2, 1 << 26},
+        {"seed", "transfer generator seed", 1, 1, 1, 0, INT32_MAX}};
+    for (ParamSpec& b : backoff_params(backoff())) p.push_back(std::move(b));
+    return p;
   }
   Validation run(WorkloadContext& ctx) const override {
     const auto ctas = static_cast<std::uint32_t>(ctx.param("ctas"));
@@ -91,10 +112,10 @@ class Atm final : public Workload {
     Addr damt = dev.upload(amount, "amounts");
     const std::string kernel = name();
     int m = ctx.load(fmt::format("atm/{}.ptx", kernel));
-    if (!ctx.launch(m, kernel, {ctas, 1, 1}, {threads, 1, 1},
-                    func::KernelArgs().add(dbal).add(locks).add(dfrom).add(dto).add(damt).add(
-                        static_cast<int>(per))))
-      return {};
+    func::KernelArgs args;
+    args.add(dbal).add(locks).add(dfrom).add(dto).add(damt).add(static_cast<int>(per));
+    add_backoff_args(args, backoff(), ctx);
+    if (!ctx.launch(m, kernel, {ctas, 1, 1}, {threads, 1, 1}, args)) return {};
 
     auto got = dev.download<std::int32_t>(dbal, balance.size());
     auto lk = dev.download<std::int32_t>(locks, balance.size());
@@ -112,6 +133,19 @@ class Atm final : public Workload {
   }
 
  private:
+  Backoff backoff() const {
+    switch (lock_) {
+      case AtmLock::kBackoffFixed:
+        return Backoff::kFixed;
+      case AtmLock::kBackoffExp:
+        return Backoff::kExp;
+      case AtmLock::kNanosleep:
+        return Backoff::kNanosleep;
+      default:
+        return Backoff::kNone;
+    }
+  }
+
   AtmLock lock_;
 };
 
@@ -125,6 +159,15 @@ std::unique_ptr<Workload> make_atm_mimd() {
 }
 std::unique_ptr<Workload> make_atm_lockinst() {
   return std::make_unique<Atm>(AtmLock::kLockInst);
+}
+std::unique_ptr<Workload> make_atm_backoff_fixed() {
+  return std::make_unique<Atm>(AtmLock::kBackoffFixed);
+}
+std::unique_ptr<Workload> make_atm_backoff_exp() {
+  return std::make_unique<Atm>(AtmLock::kBackoffExp);
+}
+std::unique_ptr<Workload> make_atm_nanosleep() {
+  return std::make_unique<Atm>(AtmLock::kNanosleep);
 }
 
 }  // namespace simtsync::workloads

@@ -4,11 +4,14 @@
 // names, every lock free. ht uses the SIMT-compliant lock (ht.cu); ht_mimd the MIMD lock loop
 // (ht_mimd.cu), which must SIMT-deadlock under the IPDOM stack and validates under
 // forward-progress scheduling; ht_lockinst the lock instructions of seed 004 (ht_lockinst.cu,
-// lock words -1 when free, run on the lock_stack reconvergence unit).
+// lock words -1 when free, run on the lock_stack reconvergence unit); ht_backoff_fixed,
+// ht_backoff_exp and ht_nanosleep ht's lock with a software back-off after each failed attempt
+// (seed 000 Fig. 3; framework/backoff.h).
 #include <fmt/format.h>
 
 #include <random>
 
+#include "framework/backoff.h"
 #include "framework/workload.h"
 
 namespace simtsync::workloads {
@@ -31,6 +34,7 @@ struct Variant {
   // The value of a free lock word: 0 for the atomicCAS locks, -1 (SIMTSYNC_LOCK_FREE) for the
   // lock instructions, which also need the lock_stack reconvergence unit.
   std::int32_t lock_free = 0;
+  Backoff backoff = Backoff::kNone;  // software back-off: more kernel arguments and parameters
 };
 
 class HashTable final : public Workload {
@@ -46,12 +50,14 @@ class HashTable final : public Workload {
   std::vector<ParamSpec> params() const override {
     // Default: the launch shape of seed 000 Fig. 1 (120 CTAs x 256 threads); paper: 3.2M
     // insertions by 40K threads into 1024 buckets (seed 000 sec. V).
-    return {{"ctas", "CTAs in the grid", v_.test_ctas, 120, 157, 1, 1 << 20},
-            {"threads", "threads per CTA", 64, 256, 256, 1, 1024},
-            {"buckets", "hash-table buckets (fewer = more contention)", v_.test_buckets, 1024,
-             1024, 1, 1 << 24},
-            {"per_thread", "insertions per thread", 2, 4, 80, 1, 1 << 16},
-            {"seed", "key generator seed", 1, 1, 1, 0, INT32_MAX}};
+    std::vector<ParamSpec> p = {{"ctas", "CTAs in the grid", v_.test_ctas, 120, 157, 1, 1 << 20},
+                                {"threads", "threads per CTA", 64, 256, 256, 1, 1024},
+                                {"buckets", "hash-table buckets (fewer = more contention)",
+                                 v_.test_buckets, 1024, 1024, 1, 1 << 24},
+                                {"per_thread", "insertions per thread", 2, 4, 80, 1, 1 << 16},
+                                {"seed", "key generator seed", 1, 1, 1, 0, INT32_MAX}};
+    for (ParamSpec& b : backoff_params(v_.backoff)) p.push_back(std::move(b));
+    return p;
   }
   Validation run(WorkloadContext& ctx) const override {
     const auto ctas = static_cast<std::uint32_t>(ctx.param("ctas"));
@@ -69,10 +75,15 @@ class HashTable final : public Workload {
     Addr locks = dev.upload(std::vector<std::int32_t>(buckets, v_.lock_free), "bucket locks");
     Addr dkeys = dev.upload(keys, "keys");
     int m = ctx.load(v_.ptx);
-    if (!ctx.launch(m, v_.kernel, {ctas, 1, 1}, {threads, 1, 1},
-                    func::KernelArgs().add(pool).add(heads).add(locks).add(dkeys)
-                        .add(static_cast<int>(buckets)).add(static_cast<int>(per))))
-      return {};
+    func::KernelArgs args;
+    args.add(pool)
+        .add(heads)
+        .add(locks)
+        .add(dkeys)
+        .add(static_cast<int>(buckets))
+        .add(static_cast<int>(per));
+    add_backoff_args(args, v_.backoff, ctx);
+    if (!ctx.launch(m, v_.kernel, {ctas, 1, 1}, {threads, 1, 1}, args)) return {};
 
     auto entries = dev.download<DevEntry>(pool, total);
     auto head = dev.download<std::uint64_t>(heads, buckets);
@@ -84,7 +95,8 @@ class HashTable final : public Workload {
         return {false, fmt::format("lock of bucket {} is still held", b)};
       std::uint64_t p = head[b];
       while (p != 0) {
-        if (p < pool || (p - pool) % sizeof(DevEntry) != 0 || (p - pool) / sizeof(DevEntry) >= total)
+        if (p < pool || (p - pool) % sizeof(DevEntry) != 0 ||
+            (p - pool) / sizeof(DevEntry) >= total)
           return {false, fmt::format("bucket {} links to {:#x}, outside the entry pool", b, p)};
         std::size_t i = (p - pool) / sizeof(DevEntry);
         if (seen[i]) return {false, fmt::format("entry {} is linked twice (a lost update)", i)};
@@ -94,14 +106,13 @@ class HashTable final : public Workload {
           return {false, fmt::format("entry {} holds key {} value {}, expected {} {}", i, e.key,
                                      e.value, keys[i], i)};
         if (e.key % buckets != b)
-          return {false, fmt::format("key {} is in bucket {}, hashes to {}", e.key, b,
-                                     e.key % buckets)};
+          return {false,
+                  fmt::format("key {} is in bucket {}, hashes to {}", e.key, b, e.key % buckets)};
         ++found;
         p = e.next;
       }
     }
-    if (found != total)
-      return {false, fmt::format("{} of {} keys are in the table", found, total)};
+    if (found != total) return {false, fmt::format("{} of {} keys are in the table", found, total)};
     return {true, fmt::format("{} keys, each present exactly once in its bucket", total)};
   }
 
@@ -112,9 +123,9 @@ class HashTable final : public Workload {
 }  // namespace
 
 std::unique_ptr<Workload> make_ht() {
-  return std::make_unique<HashTable>(Variant{
-      "ht", "chained hash-table insertion, one spin lock per bucket (seed 000 Fig. 1a)",
-      "ht/ht.ptx", "ht_insert", 4, 64});
+  return std::make_unique<HashTable>(
+      Variant{"ht", "chained hash-table insertion, one spin lock per bucket (seed 000 Fig. 1a)",
+              "ht/ht.ptx", "ht_insert", 4, 64});
 }
 
 // 16 buckets at test size so that warp-mates always share a lock.
@@ -129,6 +140,29 @@ std::unique_ptr<Workload> make_ht_lockinst() {
   return std::make_unique<HashTable>(
       Variant{"ht_lockinst", "ht with the lock instructions of seed 004 (lock_stack unit)",
               "ht/ht_lockinst.ptx", "ht_insert_lockinst", 4, 64, -1});
+}
+
+// ht with a software back-off after each failed lock attempt (seed 000 Fig. 3), ht's sizes.
+std::unique_ptr<Workload> make_ht_backoff_fixed() {
+  return std::make_unique<HashTable>(
+      Variant{"ht_backoff_fixed",
+              "ht with a fixed clock64() back-off after a failed lock attempt (seed 000 Fig. 3; "
+              "OpenMP's omp_set_lock with delay_per_cta=1000)",
+              "ht/ht_backoff_fixed.ptx", "ht_backoff_fixed", 4, 64, 0, Backoff::kFixed});
+}
+std::unique_ptr<Workload> make_ht_backoff_exp() {
+  return std::make_unique<HashTable>(
+      Variant{"ht_backoff_exp",
+              "ht with an exponential clock64() back-off after a failed lock attempt (seed 000 "
+              "Fig. 3)",
+              "ht/ht_backoff_exp.ptx", "ht_backoff_exp", 4, 64, 0, Backoff::kExp});
+}
+std::unique_ptr<Workload> make_ht_nanosleep() {
+  return std::make_unique<HashTable>(
+      Variant{"ht_nanosleep",
+              "ht with an exponential nanosleep back-off after a failed lock attempt (CUDA "
+              "Programming Guide's mutex)",
+              "ht/ht_nanosleep.ptx", "ht_nanosleep", 4, 64, 0, Backoff::kNanosleep});
 }
 
 }  // namespace simtsync::workloads

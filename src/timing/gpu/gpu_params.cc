@@ -264,6 +264,7 @@ GpuParams gpu_params_from(const config::Config& c) {
   p.registers_per_thread = u("compile.registers_per_thread");
   p.hierarchy = c.get_string("mem.model") == "hierarchy";
   p.sm = sm_params_from(c, p.hierarchy);
+  p.sm.scheduler.core_clock_mhz = p.core_clock_mhz;  // nanosleep: nanoseconds to core cycles
   p.reconvergence = simt::reconvergence_choice(c);
   p.dispatch = dispatch_params(c);
   p.hier = hierarchy_params_from(c, p.num_sms, p.core_clock_mhz, p.hierarchy);

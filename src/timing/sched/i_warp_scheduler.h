@@ -100,6 +100,9 @@ inline constexpr const char* kSchedulerPrefix = "sm.warp_scheduler";
 struct SchedulerParams {
   std::string impl = "lrr";
   config::PluginParams params;
+  // The SM clock (gpu.core_clock_mhz). When set, make_scheduler wraps the policy in the
+  // nanosleep filter (sleep_filter.h); 0 (a policy built inside another, a unit test): no filter.
+  double core_clock_mhz = 0;
 };
 
 // The selected policy with its parameters read from a resolved config.

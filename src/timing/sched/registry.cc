@@ -1,5 +1,6 @@
 #include "timing/sched/ddos.h"
 #include "timing/sched/i_warp_scheduler.h"
+#include "timing/sched/sleep_filter.h"
 
 namespace simtsync::sched {
 
@@ -49,7 +50,9 @@ std::unique_ptr<IWarpScheduler> make_scheduler(const SchedulerParams& params,
   // Keys a caller left out (a unit test that names only the policy) take their defaults.
   config::PluginParams full = params.params;
   full.fill_missing(table().defaults(params.impl));
-  return table().row(params.impl).make(ctx, full);
+  auto policy = table().row(params.impl).make(ctx, full);
+  if (params.core_clock_mhz <= 0) return policy;
+  return with_nanosleep(std::move(policy), ctx, params.core_clock_mhz);
 }
 
 const std::vector<config::PluginInfo>& schedulers() { return table().infos(); }
