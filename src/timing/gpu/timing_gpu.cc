@@ -9,6 +9,17 @@
 #include "timing/gpu/launch.h"
 
 namespace simtsync::gpu {
+namespace {
+
+// True when some function of the program holds a nanosleep.
+bool program_sleeps(const func::Program& prog) {
+  for (const func::DecodedFunction& f : prog.functions())
+    for (const func::ExecInst& in : f.code)
+      if (in.op == ptx::Opcode::kNanosleep) return true;
+  return false;
+}
+
+}  // namespace
 
 TimingGpu::TimingGpu(GpuParams p) : p_(std::move(p)), resources_(p_.registers_per_thread) {
   totals_.sm.resize(p_.num_sms);
@@ -129,9 +140,12 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
     l.executors.back()->set_clock(&l.now);  // %clock64 reads the core cycle
   }
   l.step_log.reserve(p_.num_sms);  // the observers keep references into it
+  // The nanosleep filter (sched/sleep_filter.h) sits around the issue policy only where the
+  // program can sleep: elsewhere it would cost a call per scheduler per cycle for nothing.
+  sm::SmParams smp = p_.sm;
+  if (!program_sleeps(prog)) smp.scheduler.core_clock_mhz = 0;
   for (unsigned i = 0; i < p_.num_sms; ++i) {
-    l.sms.push_back(
-        std::make_unique<sm::Sm>(static_cast<int>(i), p_.sm, *l.executors[i], *l.memory));
+    l.sms.push_back(std::make_unique<sm::Sm>(static_cast<int>(i), smp, *l.executors[i], *l.memory));
     func::Executor& ex = *l.executors[i];
     auto& log = l.step_log.emplace_back();
     l.sms.back()->set_step_observer([&l, &ex, &log](func::Warp& w, Pc before) {

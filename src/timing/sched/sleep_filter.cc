@@ -45,6 +45,7 @@ class SleepFilter final : public IWarpScheduler {
   bool nothing_ready(Cycle now) override { return inner_->nothing_ready(now); }
   Cycle next_event(Cycle now) const override {
     Cycle next = inner_->next_event(now);
+    if (sleeping_ == 0) return next;  // no warp has slept since order() last found none asleep
     for (Cycle w : wake_)
       if (w > now) next = std::min(next, w);
     return next;
