@@ -7,8 +7,8 @@
 
 namespace simtsync::stats {
 
-nlohmann::json energy_json(const gpu::TimingTotals& t) {
-  const energy::EnergyCounts c = energy::counts_from(t);
+nlohmann::json energy_json(const nlohmann::json& gpu_stats, const gpu::TimingTotals& t) {
+  const energy::EnergyCounts c = energy::counts_from(gpu_stats);
   return energy_json(c, energy::estimate(c, t.energy, t.core_clock_mhz), t.has_hierarchy);
 }
 
@@ -29,7 +29,12 @@ nlohmann::json energy_json(const energy::EnergyCounts& c, const energy::EnergyRe
     j["static"][energy::kStatNames[i]] = r.static_j[i];
   // mem.model simple has no caches, crossbar or DRAM to count: their energy is left out.
   j["memory_model_counted"] = memory_counted;
-  j["events"] = to_json<energy::EnergyCounts>(c, energy::kEnergyCountFields);
+  // Each event with the statistics it was read from (energy_events.def): the counts are those
+  // statistics' values, not counters of their own.
+  for (int i = 0; i < energy::kEventCount; ++i) {
+    const energy::EventDecl& ev = energy::kEvents[i];
+    j["events"][std::string(ev.name)] = {{"count", c.n[i]}, {"from", std::string(ev.from)}};
+  }
   return j;
 }
 

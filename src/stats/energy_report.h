@@ -13,8 +13,9 @@ struct TimingTotals;
 
 namespace simtsync::stats {
 
-// The estimate for every launch run on a timing GPU, as stats.gpu.energy.
-nlohmann::json energy_json(const gpu::TimingTotals& t);
+// The estimate for every launch run on a timing GPU, as stats.gpu.energy: the events read from
+// `gpu_stats` (stats.gpu without `energy`), the coefficients and clock from `t`.
+nlohmann::json energy_json(const nlohmann::json& gpu_stats, const gpu::TimingTotals& t);
 nlohmann::json energy_json(const energy::EnergyCounts& c, const energy::EnergyReport& r,
                            bool memory_counted);
 // Rows of the text table (from energy_json's object).

@@ -145,6 +145,10 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
   // Every SM counter summed over the SMs, by its declaration (sm_total).
   const sm::SmStats total = sum_sm(t);
   g["sm_total"] = to_json<sm::SmStats>(total, sm::kSmStatFields);
+  // SM-cycles with no CTA resident, over all SMs (each SM's run cycles less its active ones).
+  std::uint64_t idle = 0;
+  for (const auto& s : t.sm) idle += t.cycles > s.active_cycles ? t.cycles - s.active_cycles : 0;
+  g["sm_idle_cycles"] = idle;
   // Likewise the schedulers' counters (sched_total) and the I-caches' (icache_total).
   g["sched_total"] = to_json<sm::SchedStats>(all, sm::kSchedStatFields);
   sm::ICacheStats ic;
@@ -204,7 +208,7 @@ nlohmann::json timing_stats_json(const gpu::TimingTotals& t, unsigned warp_size)
     g["memory"] = hierarchy_json(t.hier);
   else
     g["mem"] = to_json<mem::SimpleMemoryStats>(t.mem, mem::kSimpleMemoryStatFields);
-  g["energy"] = energy_json(t);
+  g["energy"] = energy_json(g, t);
   return g;
 }
 

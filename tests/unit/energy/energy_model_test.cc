@@ -14,6 +14,7 @@
 #include "func/device.h"
 #include "ptx/parser.h"
 #include "stats/energy_report.h"
+#include "stats/timing_report.h"
 #include "timing/gpu/timing_gpu.h"
 
 namespace simtsync::energy {
@@ -77,7 +78,12 @@ constexpr const char* kMem = R"(
 
 struct RunResult {
   gpu::TimingTotals totals;
+  nlohmann::json stats;  // stats.gpu
   EnergyCounts counts;
+  // A warp-instruction count per op class, summed over the SMs (stats.gpu.sm_total.op_warps).
+  std::uint64_t op_warps(const char* kind) const {
+    return stats["sm_total"]["op_warps"][kind].get<std::uint64_t>();
+  }
 };
 
 RunResult run(const char* ptx, const char* kernel, unsigned ctas, unsigned threads,
@@ -90,74 +96,75 @@ RunResult run(const char* ptx, const char* kernel, unsigned ctas, unsigned threa
   dev.launch(m, kernel, {ctas, 1, 1}, {threads, 1, 1}, func::KernelArgs().add(out));
   RunResult r;
   r.totals = g.totals();
-  r.counts = counts_from(r.totals);
+  r.stats = stats::timing_stats_json(r.totals, 32);
+  r.counts = counts_from(r.stats);
   return r;
 }
 
 TEST(EnergyCounts, EachInstructionKindOnOneWarp) {
   const RunResult r = run(kMix, "mix", 1, 32);
   const EnergyCounts& c = r.counts;
-  EXPECT_EQ(c.warp_instructions, 11u);
-  EXPECT_EQ(c.lanes, 11u * 32);
+  EXPECT_EQ(c[Event::kWarpInstructions], 11u);
+  EXPECT_EQ(c[Event::kLanes], 11u * 32);
   // int: mov, add.s32, add.s64, mov.u32 (tid); imul: mul.lo, mul.wide; fp32: mov.f32, add.f32.
-  EXPECT_EQ(c.int_warps, 5u);  // three int + two imul
-  EXPECT_EQ(c.int_lanes, 3u * 32);
-  EXPECT_EQ(c.imul_lanes, 2u * 32);
-  EXPECT_EQ(c.fp32_warps, 2u);
-  EXPECT_EQ(c.fp32_lanes, 2u * 32);
-  EXPECT_EQ(c.sfu_warps, 1u);
-  EXPECT_EQ(c.sfu_lanes, 32u);
-  EXPECT_EQ(c.fp64_lanes, 0u);
-  EXPECT_EQ(c.mem_warps, 2u);     // ld.param, st.global
-  EXPECT_EQ(c.branch_warps, 1u);  // ret
-  EXPECT_EQ(c.stores, 1u);
+  EXPECT_EQ(r.op_warps("int") + r.op_warps("imul"), 5u);  // three int + two imul
+  EXPECT_EQ(c[Event::kIntLanes], 3u * 32);
+  EXPECT_EQ(c[Event::kImulLanes], 2u * 32);
+  EXPECT_EQ(r.op_warps("fp"), 2u);
+  EXPECT_EQ(c[Event::kFp32Lanes], 2u * 32);
+  EXPECT_EQ(r.op_warps("sfu"), 1u);
+  EXPECT_EQ(c[Event::kSfuLanes], 32u);
+  EXPECT_EQ(c[Event::kFp64Lanes], 0u);
+  EXPECT_EQ(c[Event::kMemWarps], 2u);     // ld.param, st.global
+  EXPECT_EQ(c[Event::kBranchWarps], 1u);  // ret
   // Register reads per warp: add.s32 2, mul.lo 2, add.f32 2, sin 1, mul.wide 1, add.s64 2,
   // st 2 (address, value) = 12. Writes: every instruction but st and ret = 9.
-  EXPECT_EQ(c.rf_reads, 12u);
-  EXPECT_EQ(c.rf_writes, 9u);
+  EXPECT_EQ(c[Event::kRfReads], 12u);
+  EXPECT_EQ(c[Event::kRfWrites], 9u);
   // The store: one L1 lookup (write) and one L2 access; the kernel parameter's cold
   // constant-cache miss and the I-cache misses fill from L2 too.
-  EXPECT_EQ(c.l1_accesses, 1u);
-  EXPECT_EQ(c.l2_accesses, 2u + c.icache_misses);
-  EXPECT_GE(c.flits, 2u);
-  EXPECT_GT(c.icache_accesses, 0u);
-  EXPECT_GT(c.icache_misses, 0u);
-  EXPECT_GE(c.ibuffer_fills, 11u);
-  EXPECT_GT(c.sched_cycles, 0u);
-  EXPECT_EQ(c.num_sms, 2u);
+  EXPECT_EQ(c[Event::kL1Accesses], 1u);
+  EXPECT_EQ(c[Event::kL2Lookups], 2u + c[Event::kIcacheMisses]);  // no write-backs
+  EXPECT_GE(c[Event::kFlits], 2u);
+  EXPECT_GT(c[Event::kIcacheAccesses], 0u);
+  EXPECT_GT(c[Event::kIcacheMisses], 0u);
+  EXPECT_GE(c[Event::kIbufferFills], 11u);
+  EXPECT_GT(c[Event::kSchedCycles], 0u);
+  EXPECT_EQ(r.stats["sm"].size(), 2u);
 }
 
 TEST(EnergyCounts, SharedAtomicsDoublePrecisionAndDram) {
   const RunResult r = run(kMem, "memk", 1, 32);
   const EnergyCounts& c = r.counts;
-  EXPECT_EQ(c.fp64_warps, 2u);  // cvt.rn.f64.u32, add.f64
-  EXPECT_EQ(c.fp64_lanes, 64u);
+  EXPECT_EQ(r.op_warps("dp"), 2u);  // cvt.rn.f64.u32, add.f64
+  EXPECT_EQ(c[Event::kFp64Lanes], 64u);
   // Word index 2 x tid: two lanes per bank, one extra bank pass.
-  EXPECT_EQ(c.shared_accesses, 1u);
-  EXPECT_EQ(c.shared_conflict_cycles, 1u);
-  EXPECT_EQ(c.atomics, 1u);
-  EXPECT_EQ(c.atomic_ops, 32u);  // every lane's add at the L2 atomic unit
-  EXPECT_EQ(c.loads, 2u);        // ld.param, ld.global
+  EXPECT_EQ(r.stats["shared"]["accesses"], 1u);
+  EXPECT_EQ(r.stats["shared"]["conflict_cycles"], 1u);
+  EXPECT_EQ(c[Event::kSharedPasses], 2u);
+  EXPECT_EQ(r.op_warps("mem"), 4u);      // ld.param, st.shared, ld.global, atom
+  EXPECT_EQ(c[Event::kAtomicOps], 32u);  // every lane's add at the L2 atomic unit
   // Every L2 miss not merged into an outstanding one (the atomic follows the load to its line)
   // is one DRAM read: the data line and the I-cache fills (code lives in DRAM too); nothing is
   // written back; a row is opened per read here.
-  EXPECT_EQ(c.dram_reads, c.l2_misses - r.totals.hier.l2.mshr_merges);
-  EXPECT_GE(c.dram_reads, 2u);
-  EXPECT_EQ(c.dram_activates, c.dram_reads);
-  EXPECT_EQ(c.dram_precharges, c.dram_activates - 1);
-  EXPECT_EQ(c.dram_read_bytes % 32, 0u);
-  EXPECT_GT(c.dram_read_bytes, 0u);
-  EXPECT_EQ(c.dram_write_bytes, 0u);
+  const std::uint64_t dram_reads = r.stats["memory"]["dram"]["reads"];
+  EXPECT_EQ(dram_reads, c[Event::kL2Misses] - r.totals.hier.l2.mshr_merges);
+  EXPECT_GE(dram_reads, 2u);
+  EXPECT_EQ(c[Event::kDramActivates], dram_reads);
+  EXPECT_EQ(c[Event::kDramPrecharges], c[Event::kDramActivates] - 1);
+  EXPECT_EQ(c[Event::kDramReadBytes] % 32, 0u);
+  EXPECT_GT(c[Event::kDramReadBytes], 0u);
+  EXPECT_EQ(c[Event::kDramWriteBytes], 0u);
   const EnergyParams& p = r.totals.energy;
   const EnergyReport e = estimate(c, p, 700);
   auto dyn = [&](Dyn d) { return e.dynamic_j[static_cast<int>(d)] * 1e12; };  // pJ
   EXPECT_NEAR(dyn(Dyn::kFp64), 64 * p.fp64_pj, 1e-6);
   EXPECT_NEAR(dyn(Dyn::kShared), 2 * p.shared_pj, 1e-6);
   EXPECT_NEAR(dyn(Dyn::kAtomic), 32 * p.atomic_pj, 1e-6);
-  const double acts = static_cast<double>(c.dram_activates);
+  const double acts = static_cast<double>(c[Event::kDramActivates]);
   EXPECT_NEAR(dyn(Dyn::kDram),
               acts * p.dram_activate_pj + (acts - 1) * p.dram_precharge_pj +
-                  static_cast<double>(c.dram_read_bytes) * p.dram_read_pj_per_byte,
+                  static_cast<double>(c[Event::kDramReadBytes]) * p.dram_read_pj_per_byte,
               1e-6);
 }
 
@@ -174,27 +181,23 @@ TEST(EnergyModel, HandComputedEnergyOfTheMixKernel) {
   EXPECT_NEAR(dyn(Dyn::kRegfile), 12 * p.rf_read_pj + 9 * p.rf_write_pj, 1e-6);
   EXPECT_NEAR(dyn(Dyn::kPipeline),
               352 * p.lane_pj + 11 * p.inst_pj + 1 * p.branch_pj + 2 * p.ldst_pj, 1e-6);
-  EXPECT_NEAR(dyn(Dyn::kL1), 1 * p.l1_pj + static_cast<double>(c.l1_misses) * p.l1_fill_pj, 1e-6);
-  EXPECT_NEAR(dyn(Dyn::kIcnt), static_cast<double>(c.flits) * p.flit_pj, 1e-6);
+  EXPECT_NEAR(dyn(Dyn::kL1), 1 * p.l1_pj + static_cast<double>(c[Event::kL1Misses]) * p.l1_fill_pj,
+              1e-6);
+  EXPECT_NEAR(dyn(Dyn::kIcnt), static_cast<double>(c[Event::kFlits]) * p.flit_pj, 1e-6);
   // Static: the run's SM-cycles at 700 MHz, one SM busy and one idle.
   const double s = 1.0 / 700e6;
   EXPECT_NEAR(e.static_j[static_cast<int>(Stat::kSmActive)],
-              static_cast<double>(c.sm_active_cycles) * s * p.sm_active_w, 1e-15);
+              static_cast<double>(c[Event::kSmActiveCycles]) * s * p.sm_active_w, 1e-15);
   EXPECT_NEAR(e.static_j[static_cast<int>(Stat::kSmIdle)],
-              static_cast<double>(c.sm_idle_cycles) * s * p.sm_idle_w, 1e-15);
-  EXPECT_NEAR(e.seconds, static_cast<double>(c.cycles) * s, 1e-18);
+              static_cast<double>(c[Event::kSmIdleCycles]) * s * p.sm_idle_w, 1e-15);
+  EXPECT_NEAR(e.seconds, static_cast<double>(c[Event::kCycles]) * s, 1e-18);
 }
 
 TEST(EnergyModel, EveryCoefficientChargesItsEvent) {
   // One of each event, each coefficient a distinct power of two: the total identifies them.
   EnergyCounts c;
-  c.int_lanes = 1, c.imul_lanes = 1, c.fp32_lanes = 1, c.fp64_lanes = 1, c.sfu_lanes = 1;
-  c.lanes = 1, c.warp_instructions = 1, c.branch_warps = 1, c.mem_warps = 1;
-  c.rf_reads = 1, c.rf_writes = 1, c.icache_accesses = 1, c.icache_misses = 1;
-  c.ibuffer_fills = 1, c.sched_cycles = 1, c.shared_accesses = 1, c.shared_conflict_cycles = 1;
-  c.l1_accesses = 1, c.l1_misses = 1, c.const_accesses = 1, c.const_misses = 1;
-  c.l2_accesses = 1, c.l2_writebacks = 1, c.l2_misses = 1, c.flits = 1, c.atomic_ops = 1;
-  c.dram_activates = 1, c.dram_precharges = 1, c.dram_read_bytes = 1, c.dram_write_bytes = 1;
+  c.n.fill(1);
+  c[Event::kCycles] = c[Event::kSmActiveCycles] = c[Event::kSmIdleCycles] = 0;
   EnergyParams p;
   double* f[] = {&p.int_pj,
                  &p.imul_pj,
@@ -227,9 +230,7 @@ TEST(EnergyModel, EveryCoefficientChargesItsEvent) {
   double expect = 0;
   for (std::size_t i = 0; i < std::size(f); ++i) {
     *f[i] = std::ldexp(1.0, static_cast<int>(i));
-    // shared passes and L2 lookups + write-backs are two events each
-    const bool twice = f[i] == &p.shared_pj || f[i] == &p.l2_pj;
-    expect += *f[i] * (twice ? 2 : 1);
+    expect += *f[i];
   }
   const EnergyReport e = estimate(c, p, 1000);
   EXPECT_DOUBLE_EQ(e.dynamic_total_j * 1e12, expect);
@@ -238,10 +239,10 @@ TEST(EnergyModel, EveryCoefficientChargesItsEvent) {
 
 TEST(EnergyModel, StaticPowerOverTime) {
   EnergyCounts c;
-  c.cycles = 1'000'000;  // 1 ms at 1 GHz
-  c.sm_active_cycles = 1'000'000;
-  c.sm_idle_cycles = 3'000'000;  // three idle SMs
-  c.warp_instructions = 1000;
+  c[Event::kCycles] = 1'000'000;  // 1 ms at 1 GHz
+  c[Event::kSmActiveCycles] = 1'000'000;
+  c[Event::kSmIdleCycles] = 3'000'000;  // three idle SMs
+  c[Event::kWarpInstructions] = 1000;
   EnergyParams p;
   p.sm_active_w = 2, p.sm_idle_w = 1, p.uncore_w = 10, p.dram_w = 5, p.constant_w = 20;
   const EnergyReport e = estimate(c, p, 1000);
@@ -255,7 +256,7 @@ TEST(EnergyModel, StaticPowerOverTime) {
 
 TEST(EnergyModel, ComponentsSumToTheTotalInTheReport) {
   const RunResult r = run(kMix, "mix", 4, 64);
-  const nlohmann::json j = stats::energy_json(r.totals);
+  const nlohmann::json j = stats::energy_json(r.stats, r.totals);
   double sum = 0;
   for (auto& [k, v] : j["dynamic"].items()) sum += v.get<double>();
   for (auto& [k, v] : j["static"].items()) sum += v.get<double>();
@@ -276,8 +277,55 @@ TEST(EnergyModel, AnIdleSmCostsStaticPowerOnly) {
   EXPECT_EQ(idle.warp_instructions, 0u);
   EXPECT_EQ(idle.rf_reads + idle.rf_writes, 0u);
   EXPECT_EQ(r.totals.icache[1].accesses, 0u);
-  EXPECT_EQ(r.counts.sm_idle_cycles,
-            r.counts.cycles + (r.counts.cycles - r.totals.sm[0].active_cycles));
+  EXPECT_EQ(r.counts[Event::kSmIdleCycles],
+            r.counts[Event::kCycles] + (r.counts[Event::kCycles] - r.totals.sm[0].active_cycles));
+}
+
+TEST(EnergyCounts, EveryEventReadsStatisticsTheRunDeclares) {
+  // Every path of every event exists in a hierarchy run's stats.gpu, and the report shows each
+  // event's count beside the paths it was read from.
+  const RunResult r = run(kMem, "memk", 2, 32);
+  const nlohmann::json e = stats::energy_json(r.stats, r.totals)["events"];
+  ASSERT_EQ(e.size(), static_cast<std::size_t>(kEventCount));
+  for (const EventDecl& ev : kEvents) {
+    std::uint64_t sum = 0;
+    for (std::string_view path : event_sources(ev)) {
+      const nlohmann::json::json_pointer ptr("/" + [&] {
+        std::string p(path);
+        for (char& ch : p)
+          if (ch == '.') ch = '/';
+        return p;
+      }());
+      ASSERT_TRUE(r.stats.contains(ptr)) << ev.name << " reads " << path;
+      sum += r.stats[ptr].get<std::uint64_t>();
+    }
+    EXPECT_EQ(e[std::string(ev.name)]["count"].get<std::uint64_t>(), sum) << ev.name;
+    EXPECT_EQ(e[std::string(ev.name)]["from"].get<std::string>(), ev.from);
+  }
+}
+
+TEST(EnergyCounts, SchedulerCyclesAreEveryStallKindButIdleAndExit) {
+  // A new stall kind must be charged or excluded on purpose: the event's paths are every kind
+  // the schedulers declare but idle and exit.
+  const RunResult r = run(kMix, "mix", 4, 64);
+  std::uint64_t live = 0;
+  for (auto& [kind, v] : r.stats["sched_total"]["cycles"].items())
+    if (kind != "idle" && kind != "exit") live += v.get<std::uint64_t>();
+  EXPECT_GT(live, 0u);
+  EXPECT_EQ(r.counts[Event::kSchedCycles], live);
+}
+
+TEST(EnergyCounts, AMissingStatisticIsABugNotAZero) {
+  const RunResult r = run(kMix, "mix", 1, 32);
+  nlohmann::json renamed = r.stats;
+  renamed["sm_total"].erase("rf_reads");
+  EXPECT_THROW((void)counts_from(renamed), std::logic_error);
+  // The memory side may be absent (mem.model simple): its events read as 0.
+  nlohmann::json simple = r.stats;
+  simple.erase("memory");
+  const EnergyCounts c = counts_from(simple);
+  EXPECT_EQ(c[Event::kL2Misses], 0u);
+  EXPECT_EQ(c[Event::kWarpInstructions], r.counts[Event::kWarpInstructions]);
 }
 
 TEST(EnergyModel, EnergyMovesNoCycle) {
