@@ -133,7 +133,7 @@ class Recurrence {
     }
     for (Warp& w : warps) {
       h = hash_mix(hash_mix(h, static_cast<std::uint64_t>(w.global_id)),
-                   static_cast<std::uint64_t>(w.state));
+                   static_cast<std::uint64_t>(WarpState{w.state}));
       if (w.state == WarpState::kFinished || !w.simt) continue;
       if (w.simt->timed() || !w.simt->state_is_entries()) {  // state the hash cannot see
         next_ = ~std::uint64_t{0};

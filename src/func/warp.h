@@ -31,6 +31,32 @@ struct CallFrame {
 
 enum class WarpState : std::uint8_t { kRunning, kAtBarrier, kFinished };
 
+// A warp's state, readable where the timing SM keeps its per-slot data: every write also goes
+// to an optional mirror (Sm's per-slot array, bound while the warp holds an SM slot), so the
+// issue stage reads a contiguous array instead of following each warp (issue 48). Reads and
+// comparisons behave as the plain enum. A copy is not bound.
+class WarpStateCell {
+ public:
+  WarpStateCell(WarpState s = WarpState::kRunning) : v_(s) {}  // NOLINT: used as the enum
+  WarpStateCell(const WarpStateCell& o) : v_(o.v_) {}
+  WarpStateCell& operator=(const WarpStateCell& o) { return *this = o.v_; }
+  WarpStateCell& operator=(WarpState s) {
+    v_ = s;
+    if (mirror_) *mirror_ = s;
+    return *this;
+  }
+  operator WarpState() const { return v_; }  // NOLINT: used as the enum
+  // Writes go to `m` too from now on (nullptr: stop); `m` receives the current state.
+  void mirror_to(WarpState* m) {
+    mirror_ = m;
+    if (m) *m = v_;
+  }
+
+ private:
+  WarpState v_;
+  WarpState* mirror_ = nullptr;
+};
+
 class Warp {
  public:
   Warp(unsigned warp_size, std::uint32_t total_regs) : size_(warp_size) {
@@ -93,7 +119,7 @@ class Warp {
   }
   std::uint64_t frame_base = 0;  // start of the current function's frame in local memory
   int function = 0;              // index of the function executing now
-  WarpState state = WarpState::kRunning;
+  WarpStateCell state = WarpState::kRunning;
   int barrier_id = -1;
   LaneMask barrier_lanes = 0;  // threads that arrived at the barrier (bar.red writes them)
   int pending_barrier = -1;    // the barrier some splits wait at before the warp arrives

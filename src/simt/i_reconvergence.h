@@ -214,6 +214,13 @@ class IReconvergence {
   // them into, and sums them over warps as declared (config::accumulate). A unit that declares
   // none is never asked: no cost per warp.
   virtual void collect(std::span<std::uint64_t> out) const { (void)out; }
+  // The published state is also written to `m` from now on (nullptr: stop), which receives it
+  // now: the timing SM keeps its warps' states in one array per SM (issue 48), so the issue
+  // stage reads them without following each warp's unit. Bound while the warp holds a slot.
+  void mirror_to(SplitState* m) {
+    mirror_ = m;
+    if (m) *m = state_;
+  }
   // For checks (tests, debug builds): the published state is what the unit computes now.
   bool state_is_current() const { return state_ == current_state(); }
 
@@ -237,12 +244,16 @@ class IReconvergence {
   virtual SplitState current_state() const = 0;
   // Stores current_state() as the published state: the base calls it after every report and
   // hook; a unit's constructor calls it once, last.
-  void publish() { state_ = current_state(); }
+  void publish() {
+    state_ = current_state();
+    if (mirror_) *mirror_ = state_;
+  }
 
  private:
   friend class TimedHooks;
   friend class LockHooks;
   SplitState state_;
+  SplitState* mirror_ = nullptr;
   TimedHooks* timed_ = nullptr;
   LockHooks* locks_ = nullptr;
 };

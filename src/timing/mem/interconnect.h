@@ -66,7 +66,15 @@ class Crossbar {
   std::vector<std::uint64_t> input_free_, output_free_;
   std::vector<unsigned> rr_;
   static constexpr unsigned kNone = ~0u;
-  std::vector<unsigned> best_;           // scratch: chosen input per output
+  std::vector<unsigned> best_;    // per output: chosen input this cycle (kNone: none)
+  std::vector<unsigned> wanted_;  // scratch: outputs some head packet wants this cycle
+  // Inputs with a packet queued and outputs with a packet on the wire, one bit each: a cycle
+  // visits only those (a crossbar of 80 inputs has a few busy ones in most cycles).
+  std::vector<std::uint64_t> queued_inputs_, busy_wires_;
+  static void set_bit(std::vector<std::uint64_t>& m, unsigned i) { m[i / 64] |= 1ull << (i % 64); }
+  static void clear_bit(std::vector<std::uint64_t>& m, unsigned i) {
+    m[i / 64] &= ~(1ull << (i % 64));
+  }
   std::vector<DelayPipe<Packet>> wire_;  // per output: packets in flight
   std::vector<BoundedQueue<Packet>> eject_;
   std::uint64_t now_ = 0;

@@ -108,7 +108,8 @@ L1Outcome L1Cache::access(const Packet& p, Cycle now) {
 
 void L1Cache::fill(const Packet& reply, std::vector<Packet>& done) {
   const bool stale = mshr_.closed(reply.line);
-  std::vector<Packet> waiters = mshr_.release(reply.line);
+  std::vector<Packet>& waiters = released_;
+  mshr_.release(reply.line, waiters);
   if (waiters.empty()) return;
   if (!stale) {
     tags_.allocate(reply.line);

@@ -51,6 +51,7 @@ class L1Cache {
   std::uint8_t fill_tag_;
   TagArray tags_;
   MshrTable mshr_;
+  std::vector<Packet> released_;  // scratch: the waiters of the fill being installed
   BoundedQueue<Packet> miss_q_;
   DelayPipe<Packet> hits_;
   CacheStats stats_;

@@ -107,7 +107,8 @@ void L2Slice::tick(std::uint64_t now) {
     const Packet f = dram_.front_return(slice_);
     dram_.pop_return(slice_);
     tags_.fill(f.line, f.sectors, false);
-    for (const Packet& w : mshr_.release(f.line)) ready_.push_back(w);
+    mshr_.release(f.line, released_);
+    for (const Packet& w : released_) ready_.push_back(w);
   }
   while (!ready_.empty()) {
     Packet& w = ready_.front();

@@ -109,6 +109,7 @@ class L2Slice {
   unsigned slice_;
   TagArray tags_;
   MshrTable mshr_;
+  std::vector<Packet> released_;  // scratch: the waiters of the fill being installed
   BoundedQueue<Packet> input_;
   DelayPipe<Packet> replies_;
   std::deque<Packet> ready_;  // filled waiters that could not move on yet

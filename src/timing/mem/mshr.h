@@ -3,7 +3,7 @@
 // full table, or a full entry, is a reservation failure: the access must retry.
 #pragma once
 
-#include <unordered_map>
+#include <cstdint>
 #include <vector>
 
 #include "timing/mem/packet.h"
@@ -14,44 +14,62 @@ namespace simtsync::mem {
 // access wants (a sector cache's sector miss); the access cannot wait on it.
 enum class MshrResult : std::uint8_t { kNew, kMerged, kTableFull, kEntryFull, kNotCovered };
 
+// A fixed table of `entries` slots found through a hash index of their lines (open addressing,
+// at most half full): nothing is allocated per miss once the slots' waiter lists have grown
+// (issue 48; it was a hash map with a node and a vector per miss).
 class MshrTable {
  public:
-  MshrTable(unsigned entries, unsigned merge)
-      : entries_(entries ? entries : 1), merge_(merge ? merge : 1) {}
-
+  MshrTable(unsigned entries, unsigned merge);
   // Records `p` as waiting for `line`. kNew: the caller fetches `fetch` (sectors) from the
   // next level; kMerged: it rides on the outstanding miss (which fetches every sector it
   // needs); otherwise nothing changed and the caller retries later.
   MshrResult add(Addr line, const Packet& p, std::uint32_t fetch);
-  bool pending(Addr line) const { return table_.count(line) != 0; }
+  bool pending(Addr line) const { return find(line) != kNone; }
   // A write passed the outstanding fill of `line`: the fill's data is older than the write, so
   // nothing more may merge into it and its line must not be installed.
   void close(Addr line) {
-    auto it = table_.find(line);
-    if (it != table_.end()) it->second.closed = true;
+    if (const std::uint32_t s = find(line); s != kNone) slots_[s].closed = true;
   }
   bool closed(Addr line) const {
-    auto it = table_.find(line);
-    return it != table_.end() && it->second.closed;
+    const std::uint32_t s = find(line);
+    return s != kNone && slots_[s].closed;
   }
   // The accesses waiting for `line`'s fill, in arrival order; null when none is outstanding.
   std::vector<Packet>* waiters(Addr line) {
-    auto it = table_.find(line);
-    return it == table_.end() ? nullptr : &it->second.waiters;
+    const std::uint32_t s = find(line);
+    return s == kNone ? nullptr : &slots_[s].waiters;
   }
-  // The fill for `line` arrived: its waiters, in arrival order (the entry is freed).
-  std::vector<Packet> release(Addr line);
-  std::size_t used() const { return table_.size(); }
-  bool empty() const { return table_.empty(); }
+  // The fill for `line` arrived: `out` receives its waiters, in arrival order (emptied first;
+  // empty when none was outstanding), and the entry is freed. `out` and the slot trade
+  // buffers, so a caller that keeps `out` allocates nothing in steady state.
+  void release(Addr line, std::vector<Packet>& out);
+  std::vector<Packet> release(Addr line) {
+    std::vector<Packet> v;
+    release(line, v);
+    return v;
+  }
+  std::size_t used() const { return used_; }
+  bool empty() const { return used_ == 0; }
 
  private:
-  unsigned entries_, merge_;
+  static constexpr std::uint32_t kNone = ~0u;
   struct Entry {
+    Addr line = 0;
     std::uint32_t sectors = 0;
     bool closed = false;
     std::vector<Packet> waiters;
   };
-  std::unordered_map<Addr, Entry> table_;
+  std::size_t home(Addr line) const {
+    return static_cast<std::size_t>((line * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
+  }
+  std::uint32_t find(Addr line) const;  // the slot holding `line`, or kNone
+
+  unsigned entries_, merge_;
+  std::vector<Entry> slots_;
+  std::vector<std::uint32_t> free_;   // free slots, taken from the back
+  std::vector<std::uint32_t> index_;  // slot + 1; 0: empty
+  std::size_t mask_ = 0;
+  std::size_t used_ = 0;
 };
 
 }  // namespace simtsync::mem

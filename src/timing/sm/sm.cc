@@ -17,6 +17,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
                                    p.shared_lock_bits}),
       lock_bits_(std::max(1u, p.shared_lock_bits), 0) {
   slots_.resize(p_.max_warps);
+  hot_.resize(p_.max_warps);  // never resized again: warps keep pointers into it
   atomic_loops_.resize(p_.max_warps);
   ctas_.resize(p_.max_ctas);
   const unsigned ns = std::max(1u, p_.num_schedulers);
@@ -104,6 +105,8 @@ int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threa
     blocked_ &= ~(std::uint64_t{1} << s);
     ldst_blocked_ &= ~(std::uint64_t{1} << s);
     ws.warp = warps[k];
+    ws.warp->simt->mirror_to(&hot_[s].split);
+    ws.warp->state.mirror_to(&hot_[s].state);
     ws.cta_slot = cta_slot;
     ws.age = age + k;
     ws.fetch_pc = ws.warp->simt->pc();
@@ -442,6 +445,11 @@ int Sm::cta_slot_of(int cta) const {
 }
 
 void Sm::reset_slot(int s) {
+  if (func::Warp* w = slots_[static_cast<size_t>(s)].warp) {
+    w->simt->mirror_to(nullptr);
+    w->state.mirror_to(nullptr);
+  }
+  hot_[static_cast<size_t>(s)] = HotWarp{};
   slots_[static_cast<size_t>(s)] = WarpSlot{};
   atomic_loops_[static_cast<size_t>(s)] = AtomicLoop{};
   lock_wait_ &= ~(std::uint64_t{1} << s);

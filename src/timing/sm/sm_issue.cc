@@ -4,6 +4,7 @@
 // become visible to dependent instructions after the op class's latency (scoreboard), memory
 // results when the response returns.
 #include <algorithm>
+#include <cassert>
 #include <iterator>
 
 #include "timing/sm/sm.h"
@@ -66,7 +67,8 @@ bool Sm::issue_one(int s, Cycle now) {
     unsigned nlive = 0;
     for (size_t i = 0; i < mine.size(); ++i) {
       const WarpSlot& ws = slots_[static_cast<size_t>(mine[i])];
-      const bool live = ws.warp && !ws.done && ws.warp->state != func::WarpState::kFinished;
+      const bool live = ws.warp && !ws.done &&
+                        hot_[static_cast<size_t>(mine[i])].state != func::WarpState::kFinished;
       view[i] = {live, ws.age, mine[i]};
       any_warp |= ws.warp != nullptr;
       any_live |= live;
@@ -123,13 +125,16 @@ bool Sm::issue_one(int s, Cycle now) {
 
 StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   WarpSlot& ws = slots_[static_cast<size_t>(slot)];
-  func::Warp& w = *ws.warp;
+  // Warp and reconvergence state from the slot's mirror (hot_): the warp object is followed
+  // only to issue.
+  const HotWarp& hw = hot_[static_cast<size_t>(slot)];
+  assert(hw.state == ws.warp->state && hw.split == ws.warp->simt->state());
   long_latency_issued_ = false;
-  if (w.state == func::WarpState::kFinished) return StallKind::kExit;
-  if (w.state == func::WarpState::kAtBarrier) return StallKind::kBarrier;
+  if (hw.state == func::WarpState::kFinished) return StallKind::kExit;
+  if (hw.state == func::WarpState::kAtBarrier) return StallKind::kBarrier;
   if (atomic_loops_[static_cast<size_t>(slot)].acc) return issue_atomic_step(slot, now);
   if (lock_wait_ >> slot & 1) {
-    if (!w.simt->ready()) {
+    if (!hw.split.ready) {
       blocked_ |= std::uint64_t{1} << slot;  // a lock reply clears it (finish_access)
       return StallKind::kData;
     }
@@ -137,12 +142,13 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   }
   // A unit that keeps time may not name a split this cycle (AWARE: a split inserted this cycle,
   // a table fill in flight); its next_event() wakes the SM.
-  if ((timed_units_ >> slot & 1) && !w.simt->ready()) return StallKind::kControl;
+  if ((timed_units_ >> slot & 1) && !hw.split.ready) return StallKind::kControl;
   if (ws.ib_count == 0) {
     // Only a stopped fetch needs the reconvergence unit's PC: a buffer that fetch will refill
     // does not, and most warps a scheduler looks at are there (reading the PC is a cache miss).
     if (ws.fetch_stop) {
-      const Pc pc = w.simt->pc();
+      func::Warp& w = *ws.warp;
+      const Pc pc = hw.split.pc;
       if (ws.fetch_pc != pc) {
         // The fetch stopped where the warp was going, but its unit has since named another
         // split (a table fill or a timeout, outside issue): fetch there.
@@ -154,14 +160,14 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
         ex_.step(w);
         if (w.state == func::WarpState::kFinished) ++version_;
         if (on_step_) on_step_(w, pc);
-        flush(ws, w.simt->pc(), true);
+        flush(ws, hw.split.pc, true);
         check_done(slot, now);
         return StallKind::kIssued;
       }
     }
     return ws.control_flush ? StallKind::kControl : StallKind::kFetch;
   }
-  const Pc pc = w.simt->pc();
+  const Pc pc = hw.split.pc;
   const WarpSlot::Entry head = ws.ib[0];
   if (head.inst->pc != pc) {
     // The reconvergence unit moved the warp elsewhere (a reconvergence pop): refetch.
@@ -178,7 +184,7 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   const ptx::UnitClass uc = ptx::opcode_unit(in.op);
   // A unit with virtualized tables holds control instructions while a table spill waits to
   // leave (AWARE, seed 003 Fig. 7); the spill leaving (ldst) clears it.
-  if (uc == ptx::UnitClass::kCtrl && (timed_units_ >> slot & 1) && !w.simt->branch_ready())
+  if (uc == ptx::UnitClass::kCtrl && (timed_units_ >> slot & 1) && !hw.split.branch_ready)
     return StallKind::kControl;
   // An unlock releases: it waits for the warp's earlier memory operations, as a fence before
   // the releasing store would (the critical section's writes are visible to the next holder).
@@ -203,9 +209,10 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   }
 
   // Issue.
+  func::Warp& w = *ws.warp;
   occupy(pipe, oc, uk, now);
   ++stats_.warp_instructions;
-  const auto lanes = static_cast<std::uint64_t>(func::popcount(w.simt->active()));
+  const auto lanes = static_cast<std::uint64_t>(func::popcount(hw.split.active));
   stats_.thread_instructions += lanes;
   count_activity(stats_, in, oc, lanes);
   func::MemAccess* acc = is_mem ? alloc_access() : nullptr;
@@ -261,7 +268,7 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
     flush(ws, pc + kInstSize, false);  // resumes after the barrier once it releases
     return StallKind::kIssued;
   }
-  const Pc next = w.simt->finished() ? pc : w.simt->pc();
+  const Pc next = hw.split.live == 0 ? pc : hw.split.pc;
   if (w.state != func::WarpState::kRunning ||
       (next != in.fallthrough() && !p_.fetch_past_control)) {
     // (With sm.fetch_past_control the entries after a taken branch or a reconvergence stay
