@@ -5,7 +5,8 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <algorithm>
+#include <vector>
 
 #include "common/types.h"
 
@@ -40,27 +41,43 @@ struct Packet {
   }
 };
 
-// A FIFO with a capacity; the building block of every port between two components.
+// A FIFO with a capacity; the building block of every port between two components. A ring
+// buffer that grows (doubling, up to the capacity) as it first fills, then never allocates
+// again (issue 48: it was a std::deque, which allocates and frees blocks as it moves).
 template <class T>
 class BoundedQueue {
  public:
   explicit BoundedQueue(std::size_t capacity = 1) : cap_(capacity ? capacity : 1) {}
-  bool full() const { return q_.size() >= cap_; }
-  bool empty() const { return q_.empty(); }
-  std::size_t size() const { return q_.size(); }
+  bool full() const { return n_ >= cap_; }
+  bool empty() const { return n_ == 0; }
+  std::size_t size() const { return n_; }
   std::size_t capacity() const { return cap_; }
   bool try_push(const T& v) {
     if (full()) return false;
-    q_.push_back(v);
+    if (n_ == buf_.size()) grow();
+    std::size_t at = head_ + n_;
+    if (at >= buf_.size()) at -= buf_.size();
+    buf_[at] = v;
+    ++n_;
     return true;
   }
-  T& front() { return q_.front(); }
-  const T& front() const { return q_.front(); }
-  void pop() { q_.pop_front(); }
+  T& front() { return buf_[head_]; }
+  const T& front() const { return buf_[head_]; }
+  void pop() {
+    if (++head_ == buf_.size()) head_ = 0;
+    --n_;
+  }
 
  private:
+  void grow() {
+    std::vector<T> next(std::min(cap_, std::max<std::size_t>(8, 2 * buf_.size())));
+    for (std::size_t i = 0; i < n_; ++i) next[i] = buf_[(head_ + i) % buf_.size()];
+    buf_.swap(next);
+    head_ = 0;
+  }
   std::size_t cap_;
-  std::deque<T> q_;
+  std::vector<T> buf_;
+  std::size_t head_ = 0, n_ = 0;
 };
 
 // A fixed-latency pipeline inside one clock domain: items leave in order once their ready time
