@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <iterator>
 
 #include "common/check.h"
 #include "func/launch_setup.h"
@@ -86,10 +87,21 @@ struct alignas(64) SmSlot {
 // watchdog directly, as a serial simulator would do it; otherwise the steps are logged per SM
 // and replayed afterwards with the counts a serial order gives. Returns whether any SM made
 // progress.
-bool sm_phase(Launch& l, Cycle now, std::vector<SmSlot>& slot, std::vector<std::size_t>& awake) {
+// `wake` (each SM's wake cycle, contiguous: the scan below reads one array, not an SM or a
+// SmSlot each) and `maybe_woken` (SMs whose wake-up flag may be set: it is set only by a
+// memory response or a new CTA, so the flag of every other SM is known to be clear and is not
+// read) are the main loop's.
+bool sm_phase(Launch& l, Cycle now, std::vector<SmSlot>& slot, std::vector<std::size_t>& awake,
+              std::vector<Cycle>& wake, std::vector<char>& maybe_woken) {
   awake.clear();
-  for (size_t i = 0; i < l.sms.size(); ++i)
-    if (now >= slot[i].wake || l.sms[i]->take_wakeup()) awake.push_back(i);
+  for (size_t i = 0; i < l.sms.size(); ++i) {
+    if (now >= wake[i]) {
+      awake.push_back(i);
+    } else if (maybe_woken[i]) {
+      maybe_woken[i] = 0;
+      if (l.sms[i]->take_wakeup()) awake.push_back(i);
+    }
+  }
   auto tick = [&l, &slot, now](std::size_t i) {
     sm::Sm& s = *l.sms[i];
     SmSlot& o = slot[i];
@@ -107,6 +119,7 @@ bool sm_phase(Launch& l, Cycle now, std::vector<SmSlot>& slot, std::vector<std::
       tick(i);
       l.executors[i]->fold();
       progressed |= slot[i].progressed;
+      wake[i] = slot[i].wake;
     }
     return progressed;
   }
@@ -143,6 +156,7 @@ bool sm_phase(Launch& l, Cycle now, std::vector<SmSlot>& slot, std::vector<std::
     progress += ex.local_progress();
     ex.fold();  // only SMs that ticked have counts since the last fold
     progressed |= slot[i].progressed;
+    wake[i] = slot[i].wake;
   }
   return progressed;
 }
@@ -154,8 +168,12 @@ func::LaunchResult run_main_loop(Launch& l) {
   func::LaunchResult result;
   Cycle& now = l.now;
   std::vector<SmSlot> slot(l.sms.size());
-  std::vector<std::size_t> awake;
+  std::vector<std::size_t> awake, touched, asked;
   awake.reserve(l.sms.size());
+  touched.reserve(l.sms.size());
+  asked.reserve(l.sms.size());
+  std::vector<Cycle> wake(l.sms.size(), 0);
+  std::vector<char> maybe_woken(l.sms.size(), 1);  // the first CTAs were just dispatched
   ProgressLine progress(l.li.kernel->name, p.progress_seconds);
   ProgressWatch watch(p);
   mem::IMemPort& memory = *l.memory;
@@ -164,12 +182,31 @@ func::LaunchResult run_main_loop(Launch& l) {
   while (l.done_ctas < l.ctas.size()) {
     l.dog.set_time(now);
     memory.tick(now);
-    for (auto& s : l.sms)
-      while (memory.pop_response(s->id(), now, resp)) s->memory_response(resp, now);
-    const bool progressed = sm_phase(l, now, slot, awake);
+    touched.clear();
+    if (memory.any_response())
+      for (std::size_t i = 0; i < l.sms.size(); ++i) {
+        sm::Sm& s = *l.sms[i];
+        bool got = false;
+        while (memory.pop_response(s.id(), now, resp)) {
+          s.memory_response(resp, now);
+          got = true;
+        }
+        if (got) {
+          touched.push_back(i);
+          maybe_woken[i] = 1;
+        }
+      }
+    const bool progressed = sm_phase(l, now, slot, awake, wake, maybe_woken);
     memory.commit();
     bool freed = false;
-    for (auto& s : l.sms) {
+    // A CTA completes only in its SM's tick or memory response: only those SMs are asked, in
+    // SM order.
+    asked.clear();
+    std::merge(awake.begin(), awake.end(), touched.begin(), touched.end(),
+               std::back_inserter(asked));
+    asked.erase(std::unique(asked.begin(), asked.end()), asked.end());
+    for (std::size_t i : asked) {
+      sm::Sm* s = l.sms[i].get();
       if (!s->has_completed()) continue;
       for (int c : s->take_completed()) {
         func::destroy_cta(static_cast<std::size_t>(c), l.ctas, l.warps);
@@ -177,7 +214,10 @@ func::LaunchResult run_main_loop(Launch& l) {
         freed = true;
       }
     }
-    if (freed) l.dispatch();
+    if (freed) {
+      l.dispatch();
+      std::fill(maybe_woken.begin(), maybe_woken.end(), 1);  // some SMs got CTAs
+    }
     if (progress.due()) {
       std::uint64_t wi = 0;
       for (const auto& s : l.sms) wi += s->stats().warp_instructions;
@@ -204,7 +244,7 @@ func::LaunchResult run_main_loop(Launch& l) {
     if (!progressed && !freed) {
       Cycle t = memory.next_event();
       for (size_t i = 0; i < l.sms.size(); ++i)
-        if (!l.sms[i]->idle()) t = std::min(t, std::max(slot[i].wake, now + 1));
+        if (!l.sms[i]->idle()) t = std::min(t, std::max(wake[i], now + 1));
       if (t == mem::kNever) {
         // Nothing can happen any more: every live warp waits at a barrier.
         l.dog.all_blocked(ex0, l.warps);

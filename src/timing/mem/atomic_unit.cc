@@ -29,11 +29,11 @@ bool AtomicUnit::push(const Packet& p, std::uint64_t now) {
 bool AtomicUnit::execute_lane(Item& it, unsigned lane, std::uint64_t now) {
   const std::uint64_t bit = std::uint64_t{1} << lane;
   const Addr a = lanes_.lane_address(it.p, lane);
-  auto f = addr_free_.find(a);
-  if (f != addr_free_.end() && f->second > now) {
-    ++stats_.address_stall_cycles;
-    return false;
-  }
+  for (const AddrFree& f : addr_free_)
+    if (f.addr == a && f.free > now) {
+      ++stats_.address_stall_cycles;
+      return false;
+    }
   if (it.remaining == bit && out_.full()) return false;  // no room to reply
   const int kind = locks_ ? lanes_.lock_kind(it.p) : 0;
   using Admit = ILockArbiter::Admit;
@@ -54,7 +54,7 @@ bool AtomicUnit::execute_lane(Item& it, unsigned lane, std::uint64_t now) {
   }
   it.turned_away |= admit == Admit::kTurnedAway;
   const bool ok = lanes_.perform_lane(it.p, lane);
-  addr_free_[a] = now + p_.same_address_interval;
+  set_addr_free(a, now + p_.same_address_interval, now);
   if (kind == 1 && admit == Admit::kProceed && !ok) locks_->abandon(a);
   Packet g;
   if (kind == 2 && locks_->unlock(a, now, g, bounded ? &ops_ : nullptr)) {
@@ -67,6 +67,16 @@ bool AtomicUnit::execute_lane(Item& it, unsigned lane, std::uint64_t now) {
   }
   send_records();
   return true;
+}
+
+void AtomicUnit::set_addr_free(Addr a, std::uint64_t free, std::uint64_t now) {
+  for (AddrFree& f : addr_free_)
+    if (f.addr == a) {
+      f.free = free;
+      return;
+    }
+  std::erase_if(addr_free_, [now](const AddrFree& f) { return f.free <= now; });
+  addr_free_.push_back({a, free});
 }
 
 void AtomicUnit::send_records() {
@@ -132,11 +142,6 @@ void AtomicUnit::tick(std::uint64_t now) {
     ++stats_.packets;
     queue_.pop();
     head_started_ = false;
-  }
-  // Forget addresses whose interval is over (bounded memory on long runs).
-  if (now - last_prune_ >= 4096) {
-    last_prune_ = now;
-    std::erase_if(addr_free_, [now](const auto& kv) { return kv.second <= now; });
   }
 }
 

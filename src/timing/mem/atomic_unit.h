@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <deque>
 #include <iterator>
-#include <unordered_map>
 #include <vector>
 
 #include "common/stat_table.h"
@@ -92,9 +91,17 @@ class AtomicUnit final : public IMemUnit {
   std::vector<RecordOp> ops_;  // scratch: record accesses of one lane operation
   std::deque<Packet> record_out_;
   std::uint32_t next_token_ = 0;
-  std::unordered_map<Addr, std::uint64_t> addr_free_;  // address -> cycle it is free again
+  // Addresses operated on in the last same_address_interval cycles and the cycle each is free
+  // again. Only those can hold an operation back, and there are at most ops_per_cycle x
+  // interval of them, so a short list scanned in place beats a hash map (issue 48); entries
+  // past their cycle mean nothing and are dropped when a new address would grow the list.
+  struct AddrFree {
+    Addr addr;
+    std::uint64_t free;
+  };
+  std::vector<AddrFree> addr_free_;
+  void set_addr_free(Addr a, std::uint64_t free, std::uint64_t now);
   bool head_started_ = false;
-  std::uint64_t last_prune_ = 0;
   AtomicStats stats_;
 };
 

@@ -58,6 +58,8 @@ class IMemPort {
   virtual void commit() {}
   // Pops one completed request for `sm` whose response is due by `now`.
   virtual bool pop_response(int sm, Cycle now, MemRequest& out) = 0;
+  // False when no SM has a response waiting (the main loop then asks no SM; true: maybe).
+  virtual bool any_response() const { return true; }
   virtual void tick(Cycle now) = 0;
   virtual bool busy() const = 0;  // requests in flight
   // After try_send refused `sm` at `now`: the earliest cycle a retry can succeed, or ~0 when

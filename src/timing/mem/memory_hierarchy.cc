@@ -194,6 +194,7 @@ void MemoryHierarchy::commit_sm(SmSide& s) {
     ++outstanding_;
     if (npk == 0) {  // no active lane: nothing to move
       s.responses.push_back(e.r);
+      ++responses_waiting_;
       free_reqs_.push_back(id);
     }
   }
@@ -205,6 +206,7 @@ bool MemoryHierarchy::pop_response(int sm, Cycle, MemRequest& out) {
   if (s.responses.empty()) return false;
   out = s.responses.front();
   s.responses.pop_front();
+  --responses_waiting_;
   if (!out.partial && !out.no_slot) {
     --s.in_flight;
     --outstanding_;
@@ -283,6 +285,7 @@ void MemoryHierarchy::complete(const Packet& p, Cycle now) {
       part.lanes = p.lanes;
       part.partial = true;
       s.responses.push_back(part);
+      ++responses_waiting_;
     }
     if (q.remaining == q.parked && !q.released) {
       // Only queued lanes are left: they hold no request slot of the SM while they wait.
@@ -299,6 +302,7 @@ void MemoryHierarchy::complete(const Packet& p, Cycle now) {
     --s.parked;
   }
   s.responses.push_back(last);
+  ++responses_waiting_;
   q.parked = 0;
   q.released = false;
   free_reqs_.push_back(p.req);

@@ -104,6 +104,7 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   void set_deferred(bool on) override { deferred_ = on; }
   void commit() override;
   bool pop_response(int sm, Cycle now, MemRequest& out) override;
+  bool any_response() const override { return responses_waiting_ != 0; }
   void tick(Cycle now) override;
   bool busy() const override { return outstanding_ != 0; }
   Cycle retry_at(int sm, Cycle now) const override {
@@ -175,6 +176,7 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   std::vector<Req> reqs_;
   std::vector<std::uint32_t> free_reqs_;
   std::uint64_t outstanding_ = 0;  // warp requests not yet returned to their SM
+  std::uint64_t responses_waiting_ = 0;  // in the SMs' response queues, all SMs
   bool deferred_ = false;
   Cycle last_now_ = 0;
   HierarchyStats st_;
