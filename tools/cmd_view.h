@@ -1,0 +1,23 @@
+// `simtsync view TRACE -o PAGE.html`: one self-contained HTML page from a timeline trace
+// (--trace): the warp-by-time timeline coloured by state, the lock and barrier tracks, the
+// counters, and the watchdog's report as a wait-for graph (docs/timeline.md).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace simtsync::tools {
+
+struct ViewOptions {
+  std::string trace_path;
+  std::string output;
+  std::string title;
+};
+
+// The page's data from a parsed trace (tracks, spans, counters, kernels, watchdog report).
+nlohmann::json view_model(const nlohmann::json& trace);
+// Reads a trace file, plain or gzip. Throws usage_error naming the path.
+nlohmann::json read_trace(const std::string& path);
+int cmd_view(const ViewOptions& o);
+
+}  // namespace simtsync::tools
