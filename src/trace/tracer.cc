@@ -266,8 +266,12 @@ class Tracer::SmObserver final : public sm::ISmObserver {
   // by what it waited for.
   void close_gap(Warp& w, int slot, Cycle now) {
     if (now <= w.last_issue + t_.o_.merge_gap) return;
+    // Inside a spin loop, waiting for the loop's own loads and atomics is spinning too; only
+    // BOWS's back-off after the spin branch is a state of its own.
+    const bool backoff = t_.o_.bows && w.after_sib;
+    if (w.st == WarpState::kSpin && !backoff) return;
     WarpState g = WarpState::kStalled;
-    if (t_.o_.bows && w.after_sib)
+    if (backoff)
       g = WarpState::kBackoff;
     else if (w.loads_at_issue)
       g = WarpState::kMemory;

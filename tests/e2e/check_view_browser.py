@@ -6,6 +6,7 @@ not from pixels. Exit 77 (CTest skip) only when no Chromium is installed.
 
     check_view_browser.py SIMTSYNC OUTDIR
 """
+import html
 import json
 import os
 import re
@@ -32,10 +33,11 @@ def page_state(chrome, page, out):
             f"--user-data-dir={os.path.join(out, 'profile')}", "--window-size=1400,900",
             "--virtual-time-budget=5000", "--dump-dom", "file://" + os.path.abspath(page)]
     p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
-    m = re.search(r'<pre id="view-state"[^>]*>(.*?)</pre>', p.stdout, re.S)
-    if not m:
+    # The element the viewer added (its script mentions the name too: take the last match).
+    found = re.findall(r'<pre id="view-state" style="display: none;">(.*?)</pre>', p.stdout, re.S)
+    if not found:
         fail(f"{page}: the page published no state (exit {p.returncode}):\n{p.stderr[-2000:]}")
-    return json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    return json.loads(html.unescape(found[-1]))
 
 
 def main():

@@ -41,10 +41,8 @@
     t.spans.sort(function (a, b) { return a[0] - b[0]; });
     state.tracks[t.kind] = (state.tracks[t.kind] || 0) + 1;
     state.spans += t.spans.length;
-    t.stuck = false;
-    if (t.kind === "warp") t.spans.forEach(function (s) {
-      if (stuck[s[3] + "." + s[4]]) { t.stuck = true; state.highlighted++; }
-    });
+    t.stuck = t.kind === "warp" && t.spans.some(function (s) { return stuck[s[3] + "." + s[4]]; });
+    if (t.stuck) state.highlighted++;  // warp tracks holding a warp the watchdog names
   });
   var nWarps = state.tracks.warp || 0;
   var rowH = Math.max(3, Math.min(12, Math.floor(4000 / Math.max(1, nWarps))));
@@ -102,7 +100,7 @@
       for (var i = lo; i < sp.length && sp[i][0] <= d[1]; i++) {
         var s = sp[i], x0 = Math.max(0, x(s[0])), x1 = Math.min(plotW, x(s[0] + s[1]));
         var c = colorOf(t, s);
-        states[s[2]] = (states[s[2]] || 0) + 1;
+        if (t.kind === "warp") states[s[2]] = (states[s[2]] || 0) + 1;
         if (Math.floor(x1) <= lastPx && c === lastColor) continue;  // same pixel, same colour
         ctx.fillStyle = c;
         ctx.fillRect(LABEL_W + x0, t.y, Math.max(1, x1 - x0), t.h);
