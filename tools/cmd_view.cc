@@ -177,6 +177,7 @@ int cmd_view(const ViewOptions& o) {
                                                                  : model["run"].get<std::string>())
                       : o.title;
   model["title"] = title;
+  if (o.cycles) model["axis_end"] = o.cycles;
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>";
   page += html_escape(title) + " - simtsync timeline</title>\n<style>\n" + viewer_css() +
           "\n</style></head>\n<body>\n<div id=\"app\"></div>\n"

@@ -3,6 +3,7 @@
 // counters, and the watchdog's report as a wait-for graph (docs/timeline.md).
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -12,6 +13,7 @@ struct ViewOptions {
   std::string trace_path;
   std::string output;
   std::string title;
+  std::uint64_t cycles = 0;  // the time axis ends here (0: at the trace's last span)
 };
 
 // The page's data from a parsed trace (tracks, spans, counters, kernels, watchdog report).

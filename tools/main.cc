@@ -325,6 +325,8 @@ int real_main(int argc, char** argv) {
       ->required()
       ->check(non_empty_path());
   view->add_option("--title", vo.title, "the page's title (default: the run)");
+  view->add_option("--cycles", vo.cycles,
+                   "end the time axis at this cycle (pages of two runs side by side)");
 
   auto* analyze = app.add_subcommand("analyze", "control-flow report of a PTX or CUDA file");
   AnalyzeOptions ao;

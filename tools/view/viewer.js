@@ -53,10 +53,10 @@
     y += t.h + ROW_GAP;
   });
   var height = Math.max(20, y);
-  var width = Math.max(400, (window.innerWidth || 1200) - 24);
+  var width = Math.max(400, (window.innerWidth || 1200) - 44);  // room for the scroll bar
   var plotW = width - LABEL_W;
   var x = d3.scale.linear().domain([model.window && model.window[0] ? model.window[0] : 0,
-                                    Math.max(1, model.end)]).range([0, plotW]);
+                                    Math.max(1, model.axis_end || model.end)]).range([0, plotW]);
 
   var timeline = app.append("div").attr("id", "timeline");
   var axisSvg = timeline.append("svg").attr("id", "axis").attr("width", width).attr("height", 22);
@@ -88,9 +88,16 @@
     ctx.clearRect(0, 0, width, height);
     ctx.font = "10px sans-serif";
     var drawn = 0, states = {};
+    var lastSm = -1;
     tracks.forEach(function (t) {
       ctx.fillStyle = t.stuck ? "#000" : "#333";
-      if (t.h >= 8) ctx.fillText(t.label, 2, t.y + t.h - 2);
+      if (t.h >= 8) {
+        ctx.fillText(t.label, 2, t.y + t.h - 2);
+      } else if (t.kind === "warp" && t.sm !== lastSm) {  // thin rows: one label per SM
+        ctx.fillText("SM " + t.sm, 2, t.y + 9);
+        ctx.fillRect(0, t.y, LABEL_W - 4, 1);
+      }
+      if (t.kind === "warp") lastSm = t.sm;
       var sp = t.spans, lo = 0, hi = sp.length;
       while (lo < hi) {  // first span ending after the left edge
         var mid = (lo + hi) >> 1;
