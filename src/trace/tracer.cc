@@ -121,6 +121,12 @@ class Tracer::SmObserver final : public sm::ISmObserver {
         close_gap(w, static_cast<int>(s), cycles);
       set_state(w, static_cast<int>(s), WarpState::kNone, cycles, w.last_pc);
     }
+    {
+      // Holds still open (a deadlocked lock's holder) are drawn up to the end.
+      std::lock_guard<std::mutex> g(t_.lock_mu_);
+      for (const auto& [k, o] : t_.owners_)
+        if (o.sm == sm_) release(k, o, start_ + cycles);
+    }
     if (any_issue_) {
       rate(bucket_, bucket_issues_);
       rate(bucket_ + 1, 0);
@@ -349,7 +355,8 @@ class Tracer::SmObserver final : public sm::ISmObserver {
     const func::MemAccess& acc = *e.access;
     const func::ExecInst& in = *e.inst;
     const bool attempt =
-        in.sync_role == func::SyncRole::kLockAttempt || in.lock_op == func::IntrinsicOp::kLock;
+        in.sync_role == func::SyncRole::kLockAttempt || in.lock_op == func::IntrinsicOp::kLock ||
+        std::binary_search(t_.attempt_pcs_.begin(), t_.attempt_pcs_.end(), in.pc);
     const bool writes = is_store(in) || in.op == ptx::Opcode::kAtom ||
                         in.lock_op == func::IntrinsicOp::kStoreUnlock ||
                         in.lock_op == func::IntrinsicOp::kUnlock;
@@ -454,11 +461,33 @@ void Tracer::launch_begin(const gpu::LaunchBegin& b) {
   kernel_ = b.kernel;
   spin_ranges_.clear();
   lines_.clear();
-  for (const func::DecodedFunction& f : b.prog->functions())
+  attempt_pcs_.clear();
+  for (const func::DecodedFunction& f : b.prog->functions()) {
+    bool marked = false;
     for (const func::ExecInst& in : f.code) {
       lines_[in.pc] = b.prog->source_of(in);
       if (in.spin_mark && in.target_pc <= in.pc) spin_ranges_.emplace_back(in.target_pc, in.pc);
+      marked = marked || in.spin_mark;
     }
+    if (marked) continue;
+    // A function without spin-loop marks (a CUDA program under exec): a loop that holds a
+    // compare-and-swap or a lock-bit load is taken for a lock loop, and those for attempts.
+    auto acquire = [](const func::ExecInst& e) {
+      return (e.op == ptx::Opcode::kAtom && e.a.op == ptx::Mod::kCasOp) ||
+             e.lock_op == func::IntrinsicOp::kLoadLock;
+    };
+    for (const func::ExecInst& br : f.code) {
+      if (br.op != ptx::Opcode::kBra || br.target_pc > br.pc) continue;
+      bool lock_loop = false;
+      for (const func::ExecInst& in : f.code)
+        if (in.pc >= br.target_pc && in.pc <= br.pc && acquire(in)) {
+          lock_loop = true;
+          attempt_pcs_.push_back(in.pc);
+        }
+      if (lock_loop) spin_ranges_.emplace_back(br.target_pc, br.pc);
+    }
+  }
+  std::sort(attempt_pcs_.begin(), attempt_pcs_.end());
   while (sms_.size() < b.sms.size())
     sms_.push_back(std::make_unique<SmObserver>(*this, static_cast<int>(sms_.size())));
   for (std::size_t i = 0; i < b.sms.size(); ++i) {
@@ -506,7 +535,7 @@ void Tracer::launch_end(const gpu::LaunchEnd& e) {
         json_string(r.watchdog_reason), json_string(r.watchdog_report)));
     if (watchdog_.empty()) watchdog_ = r.watchdog_report;
   }
-  // Holds still open at the end of the launch are not shown; the words stay known.
+  // Open holds were drawn by end(); the words' tracks stay known.
   {
     std::lock_guard<std::mutex> g(lock_mu_);
     owners_.clear();

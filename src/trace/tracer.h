@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/types.h"
@@ -82,6 +83,8 @@ class Tracer final : public gpu::ILaunchObserver {
   // branch) and each PC's source line.
   std::vector<std::pair<Pc, Pc>> spin_ranges_;
   std::map<Pc, std::string> lines_;
+  // Lock attempts of functions without spin-loop marks (compare-and-swaps in loops), sorted.
+  std::vector<Pc> attempt_pcs_;
   Cycle start_ = 0;
   std::string kernel_;
   bool named_locks_ = false;
@@ -96,9 +99,9 @@ class Tracer final : public gpu::ILaunchObserver {
     bool shared = false;
   };
   std::mutex lock_mu_;
-  std::map<std::uint64_t, LockOwner> owners_;
+  std::unordered_map<std::uint64_t, LockOwner> owners_;  // never iterated
   // Lock words seen contended, by key: their track number (tid under pid 100000).
-  std::map<std::uint64_t, int> lock_tracks_;
+  std::unordered_map<std::uint64_t, int> lock_tracks_;
   std::string watchdog_;  // the report of a launch the watchdog stopped (otherData)
   friend std::string pc_line(const Tracer& t, Pc pc);
   bool in_spin(Pc pc) const;

@@ -86,8 +86,10 @@ def main():
         t = os.path.join(out, "exec.json")
         run([exe, "exec", "--quiet", "--trace", t, "--", sys.argv[4]], 3)
         ev = validate(load(t), t)
-        if not spans(ev, "warp") or not [e for e in ev if e.get("cat") == "watchdog"]:
-            fail("exec trace: no warp spans or no watchdog stop")
+        if not spans(ev, "warp", "spin") or not [e for e in ev if e.get("cat") == "watchdog"]:
+            fail("exec trace: no spinning warp or no watchdog stop")
+        if not spans(ev, "lock"):
+            fail("exec trace: the deadlocked lock's hold is not drawn")
         view(exe, t, out)
         print("exec trace OK")
         return
