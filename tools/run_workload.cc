@@ -8,8 +8,8 @@
 #include "common/host_memory.h"
 #include "native/native_device.h"
 #include "sim/simulator.h"
-#include "trace/tracer.h"
 #include "stats/exec_report.h"
+#include "trace/tracer.h"
 
 namespace simtsync::tools {
 namespace {

@@ -354,9 +354,9 @@ class Tracer::SmObserver final : public sm::ISmObserver {
   void locks(const sm::MemoryEvent& e) {
     const func::MemAccess& acc = *e.access;
     const func::ExecInst& in = *e.inst;
-    const bool attempt =
-        in.sync_role == func::SyncRole::kLockAttempt || in.lock_op == func::IntrinsicOp::kLock ||
-        std::binary_search(t_.attempt_pcs_.begin(), t_.attempt_pcs_.end(), in.pc);
+    const bool attempt = in.sync_role == func::SyncRole::kLockAttempt ||
+                         in.lock_op == func::IntrinsicOp::kLock ||
+                         std::binary_search(t_.attempt_pcs_.begin(), t_.attempt_pcs_.end(), in.pc);
     const bool writes = is_store(in) || in.op == ptx::Opcode::kAtom ||
                         in.lock_op == func::IntrinsicOp::kStoreUnlock ||
                         in.lock_op == func::IntrinsicOp::kUnlock;

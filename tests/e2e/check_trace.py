@@ -131,6 +131,13 @@ def main():
                 fail(f"ht: overlapping spans on {k}: {a0}-{a1} and {b0}-{b1}")
     view(exe, t, out)
 
+    # The parallel SM phase: the same events, whatever order the SMs' chunks reached the file in.
+    t2 = os.path.join(out, "ht_threads2.json")
+    run([exe, "run", "ht", "--size", "test", "--threads", "2", "--trace", t2], 0)
+    key = lambda ev: sorted(json.dumps(e, sort_keys=True) for e in ev)
+    if key(validate(load(t2), t2)) != key(ev):
+        fail("ht: --threads 2 gives other trace events than --threads 1")
+
     # The same under BOWS: gaps after spin branches are back-off; the delay limit is a counter.
     t = os.path.join(out, "ht_bows.json.gz")
     run([exe, "run", "ht", "--size", "test", "--set", "sm.warp_scheduler.impl=bows",
