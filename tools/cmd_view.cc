@@ -139,9 +139,9 @@ nlohmann::json view_model(const nlohmann::json& trace) {
       s.insert(s.end(), {args.value("cta", -1), args.value("critical_warp", -1),
                          args.value("warps", 0), args.value("critical_slot", -1)});
     else if (g == 3)
-      s.insert(s.end(),
-               {args.value("cta", -1), args.value("warp", -1), args.value("addr", ""),
-                args.value("failed_attempts", 0), args.value("sm", -1), args.value("slot", -1)});
+      s.insert(s.end(), {args.value("cta", -1), args.value("warp", -1), args.value("addr", ""),
+                         args.value("failed_attempts", 0), args.value("sm", -1),
+                         args.value("slot", -1), args.value("after_release", -1)});
     else
       s.push_back(args.value("completed", true));
     t["spans"].push_back(std::move(s));

@@ -381,6 +381,9 @@ class Tracer::SmObserver final : public sm::ISmObserver {
         LockOwner& o = t_.owners_[k];
         if (o.sm >= 0) release(k, o, now);
         o = LockOwner{sm_, e.slot, me.cta, me.warp, now, 0, acc.addr[l], shared(l)};
+        // A hand-over: how long the word was free before this warp took it.
+        if (auto r = t_.last_release_.find(k); r != t_.last_release_.end())
+          o.after_release = static_cast<std::int64_t>(now - r->second);
       }
       return;
     }
@@ -398,6 +401,7 @@ class Tracer::SmObserver final : public sm::ISmObserver {
   // A hold ends: a span on the word's track when the word is contended (some attempt failed
   // while it was held, now or earlier).
   void release(std::uint64_t k, const LockOwner& o, Cycle now) {
+    t_.last_release_[k] = now;
     auto tr = t_.lock_tracks_.find(k);
     if (tr == t_.lock_tracks_.end()) {
       if (o.failed == 0) return;
@@ -421,9 +425,9 @@ class Tracer::SmObserver final : public sm::ISmObserver {
     event(fmt::format(
         "{{\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":\"held by {}.{}\","
         "\"cat\":\"lock\",\"args\":{{\"addr\":\"{:#x}\",\"space\":\"{}\",\"sm\":{},\"slot\":{},"
-        "\"cta\":{},\"warp\":{},\"failed_attempts\":{}}}}}",
+        "\"cta\":{},\"warp\":{},\"failed_attempts\":{},\"after_release\":{}}}}}",
         kLockPid, tr->second, a, std::max<Cycle>(1, z - a), o.cta, o.warp, o.addr,
-        o.shared ? "shared" : "global", o.sm, o.slot, o.cta, o.warp, o.failed));
+        o.shared ? "shared" : "global", o.sm, o.slot, o.cta, o.warp, o.failed, o.after_release));
   }
 
   void event(const std::string& e) {

@@ -97,11 +97,13 @@ class Tracer final : public gpu::ILaunchObserver {
     std::uint64_t failed = 0;  // lanes that failed to take it while held
     Addr addr = 0;
     bool shared = false;
+    std::int64_t after_release = -1;  // cycles since the word's last release (-1: never held)
   };
   std::mutex lock_mu_;
   std::unordered_map<std::uint64_t, LockOwner> owners_;  // never iterated
   // Lock words seen contended, by key: their track number (tid under pid 100000).
   std::unordered_map<std::uint64_t, int> lock_tracks_;
+  std::unordered_map<std::uint64_t, Cycle> last_release_;  // every word ever released
   std::string watchdog_;  // the report of a launch the watchdog stopped (otherData)
   friend std::string pc_line(const Tracer& t, Pc pc);
   bool in_spin(Pc pc) const;

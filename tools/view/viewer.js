@@ -143,7 +143,8 @@
                  " (slot " + s[6] + ")");
     if (t.kind === "lock")
       lines.push("address " + s[5] + "  owner CTA " + s[3] + " warp " + s[4] + " (SM " + s[7] +
-                 " slot " + s[8] + ")", s[6] + " failed attempts while held");
+                 " slot " + s[8] + ")", s[6] + " failed attempts while held",
+                 s[9] >= 0 ? "taken " + s[9] + " cycles after the previous release" : "");
     var e = d3.event;
     tip.style("display", "block").style("left", (e.clientX + 14) + "px")
         .style("top", (e.clientY + 10) + "px").text(lines.filter(Boolean).join("\n"));
