@@ -1,5 +1,6 @@
 #include "trace/tracer.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -192,12 +193,12 @@ class Tracer::SmObserver final : public sm::ISmObserver {
     const Warp& crit = at(p.last_slot);
     const Cycle a = std::max(start_ + p.first, t_.o_.window_start);
     const Cycle z = std::min(start_ + e.now, t_.o_.window_end);
-    event(
-        "{{\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":\"barrier {}\","
-        "\"cat\":\"barrier\",\"args\":{{\"cta\":{},\"barrier\":{},\"warps\":{},"
-        "\"critical_slot\":{},\"critical_warp\":{},\"critical_arrival\":{}}}}}",
-        pid_, kBarrierTid + e.cta_slot, a, std::max<Cycle>(1, z - a), e.barrier, p.cta, e.barrier,
-        p.arrivals, p.last_slot, crit.warp, start_ + p.last);
+    event(FMT_COMPILE(
+              "{{\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":\"barrier {}\","
+              "\"cat\":\"barrier\",\"args\":{{\"cta\":{},\"barrier\":{},\"warps\":{},"
+              "\"critical_slot\":{},\"critical_warp\":{},\"critical_arrival\":{}}}}}"),
+          pid_, kBarrierTid + e.cta_slot, a, std::max<Cycle>(1, z - a), e.barrier, p.cta, e.barrier,
+          p.arrivals, p.last_slot, crit.warp, start_ + p.last);
   }
 
   void on_cta_launch(const sm::CtaEvent& e) override {
@@ -300,19 +301,19 @@ class Tracer::SmObserver final : public sm::ISmObserver {
     if (!t_.in_window(a0, z0)) return;
     const Cycle a = std::max(a0, t_.o_.window_start), z = std::min(z0, t_.o_.window_end);
     const std::string line = pc_line(t_, w.pc);
-    event(
-        "{{\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":\"{}\",\"cat\":"
-        "\"warp\",\"args\":{{\"cta\":{},\"warp\":{},\"pc\":\"{:#x}\",\"line\":{},\"insts\":{}}}}}",
-        pid_, slot, a, z - a, state_name(w.st), w.cta, w.warp, w.pc, json_string(line), w.insts);
+    event(FMT_COMPILE(
+              "{{\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":\"{}\",\"cat\":"
+              "\"warp\",\"args\":{{\"cta\":{},\"warp\":{},\"pc\":\"{:#x}\",\"line\":{},\"insts\":{}"
+              "}}}}"),
+          pid_, slot, a, z - a, state_name(w.st), w.cta, w.warp, w.pc, json_string(line), w.insts);
   }
 
   void rate(Cycle bucket, std::uint64_t issues) {
     const Cycle ts = start_ + bucket * t_.o_.counter_period;
     if (ts < t_.o_.window_start || ts >= t_.o_.window_end) return;
-    event(
-        "{{\"ph\":\"C\",\"pid\":{},\"tid\":0,\"ts\":{},\"name\":\"issue rate\","
-        "\"args\":{{\"ipc\":{:.4f}}}}}",
-        pid_, ts, static_cast<double>(issues) / static_cast<double>(t_.o_.counter_period));
+    event(FMT_COMPILE("{{\"ph\":\"C\",\"pid\":{},\"tid\":0,\"ts\":{},\"name\":\"issue rate\","
+                      "\"args\":{{\"ipc\":{:.4f}}}}}"),
+          pid_, ts, static_cast<double>(issues) / static_cast<double>(t_.o_.counter_period));
   }
 
   bool named(int slot) {
@@ -323,19 +324,19 @@ class Tracer::SmObserver final : public sm::ISmObserver {
     names_[static_cast<std::size_t>(slot)] = true;
     if (!process_named_) {
       process_named_ = true;
-      event(
-          "{{\"ph\":\"M\",\"pid\":{},\"tid\":0,\"name\":\"process_name\",\"args\":{{\"name\":"
-          "\"SM {}\"}}}}",
-          pid_, sm_);
-      event(
-          "{{\"ph\":\"M\",\"pid\":{},\"tid\":0,\"name\":\"process_sort_index\",\"args\":{{"
-          "\"sort_index\":{}}}}}",
-          pid_, pid_);
+      event(FMT_COMPILE(
+                "{{\"ph\":\"M\",\"pid\":{},\"tid\":0,\"name\":\"process_name\",\"args\":{{\"name\":"
+                "\"SM {}\"}}}}"),
+            pid_, sm_);
+      event(FMT_COMPILE(
+                "{{\"ph\":\"M\",\"pid\":{},\"tid\":0,\"name\":\"process_sort_index\",\"args\":{{"
+                "\"sort_index\":{}}}}}"),
+            pid_, pid_);
     }
-    event(
-        "{{\"ph\":\"M\",\"pid\":{},\"tid\":{},\"name\":\"thread_name\",\"args\":{{\"name\":"
-        "\"warp slot {}\"}}}}",
-        pid_, slot, slot);
+    event(FMT_COMPILE(
+              "{{\"ph\":\"M\",\"pid\":{},\"tid\":{},\"name\":\"thread_name\",\"args\":{{\"name\":"
+              "\"warp slot {}\"}}}}"),
+          pid_, slot, slot);
   }
   bool named_cta(int cta_slot) {
     if (static_cast<std::size_t>(cta_slot) >= cta_names_.size())
@@ -344,10 +345,10 @@ class Tracer::SmObserver final : public sm::ISmObserver {
   }
   void name_cta(int cta_slot) {
     cta_names_[static_cast<std::size_t>(cta_slot)] = true;
-    event(
-        "{{\"ph\":\"M\",\"pid\":{},\"tid\":{},\"name\":\"thread_name\",\"args\":{{\"name\":"
-        "\"CTA slot {} barriers\"}}}}",
-        pid_, kBarrierTid + cta_slot, cta_slot);
+    event(FMT_COMPILE(
+              "{{\"ph\":\"M\",\"pid\":{},\"tid\":{},\"name\":\"thread_name\",\"args\":{{\"name\":"
+              "\"CTA slot {} barriers\"}}}}"),
+          pid_, kBarrierTid + cta_slot, cta_slot);
   }
 
   // Lock words: who holds each one (from successful lock attempts to the next write that is
@@ -411,31 +412,33 @@ class Tracer::SmObserver final : public sm::ISmObserver {
       if (!t_.named_locks_) {
         t_.named_locks_ = true;
         event(
-            "{{\"ph\":\"M\",\"pid\":{},\"tid\":0,\"name\":\"process_name\",\"args\":{{\"name\":"
-            "\"locks\"}}}}",
+            FMT_COMPILE(
+                "{{\"ph\":\"M\",\"pid\":{},\"tid\":0,\"name\":\"process_name\",\"args\":{{\"name\":"
+                "\"locks\"}}}}"),
             kLockPid);
       }
-      event(
-          "{{\"ph\":\"M\",\"pid\":{},\"tid\":{},\"name\":\"thread_name\",\"args\":{{\"name\":"
-          "\"lock {}{:#x}\"}}}}",
-          kLockPid, id, o.shared ? fmt::format("shared SM {} ", o.sm) : std::string(), o.addr);
+      event(FMT_COMPILE(
+                "{{\"ph\":\"M\",\"pid\":{},\"tid\":{},\"name\":\"thread_name\",\"args\":{{\"name\":"
+                "\"lock {}{:#x}\"}}}}"),
+            kLockPid, id, o.shared ? fmt::format("shared SM {} ", o.sm) : std::string(), o.addr);
     }
     if (!t_.in_window(o.since, now + 1)) return;
     const Cycle a = std::max(o.since, t_.o_.window_start);
     const Cycle z = std::min(std::max(now, o.since + 1), t_.o_.window_end);
     event(
-        "{{\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":\"held by {}.{}\","
-        "\"cat\":\"lock\",\"args\":{{\"addr\":\"{:#x}\",\"space\":\"{}\",\"sm\":{},\"slot\":{},"
-        "\"cta\":{},\"warp\":{},\"failed_attempts\":{},\"after_release\":{}}}}}",
+        FMT_COMPILE(
+            "{{\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":\"held by {}.{}\","
+            "\"cat\":\"lock\",\"args\":{{\"addr\":\"{:#x}\",\"space\":\"{}\",\"sm\":{},\"slot\":{},"
+            "\"cta\":{},\"warp\":{},\"failed_attempts\":{},\"after_release\":{}}}}}"),
         kLockPid, tr->second, a, std::max<Cycle>(1, z - a), o.cta, o.warp, o.addr,
         o.shared ? "shared" : "global", o.sm, o.slot, o.cta, o.warp, o.failed, o.after_release);
   }
 
-  // Formats one event straight into the chunk (no string per event).
-  template <class... Args>
-  void event(fmt::format_string<Args...> f, Args&&... args) {
+  // Formats one event straight into the chunk (no string per event; formats compiled).
+  template <class S, class... Args>
+  void event(const S& f, const Args&... args) {
     chunk_ += TraceWriter::event_prefix();
-    fmt::format_to(std::back_inserter(chunk_), f, std::forward<Args>(args)...);
+    fmt::format_to(std::back_inserter(chunk_), f, args...);
     ++count_;
     if (chunk_.size() >= kChunk) flush();
   }
