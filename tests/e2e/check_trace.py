@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The timeline trace (`--trace`, issue 49) on a synchronization kernel, a barrier kernel and a
-kernel that deadlocks, under `run` (and under `exec` with --exec PROGRAM): each file is checked
+kernel that deadlocks, under `run` (and under `exec` with --exec DIR: spin_lock, with and without SSDE, and reduction): each file is checked
 against the trace-event format's required fields (what Perfetto and chrome://tracing read), for
 the tracks it must hold (warp states, contended lock words, barrier phases with their critical
 warp, the watchdog's report), for the cycle window, for gzip output, and `simtsync view` must
 turn it into a page that embeds d3 and the data.
 
-    check_trace.py SIMTSYNC OUTDIR [--exec PROGRAM]
+    check_trace.py SIMTSYNC OUTDIR [--exec DIR]    (DIR: the built tests/cuda programs)
 """
 import gzip
 import json
@@ -82,14 +82,30 @@ def main():
     exe, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     if len(sys.argv) > 4 and sys.argv[3] == "--exec":
-        # A CUDA program's spin lock, which SIMT-deadlocks under the IPDOM stack (exit 3).
+        progs = sys.argv[4]  # the folder of the CUDA test programs (tests/cuda)
+        # The spin lock, which SIMT-deadlocks under the IPDOM stack (exit 3).
         t = os.path.join(out, "exec.json")
-        run([exe, "exec", "--quiet", "--trace", t, "--", sys.argv[4]], 3)
+        run([exe, "exec", "--quiet", "--trace", t, "--", os.path.join(progs, "spin_lock")], 3)
         ev = validate(load(t), t)
         if not spans(ev, "warp", "spin") or not [e for e in ev if e.get("cat") == "watchdog"]:
             fail("exec trace: no spinning warp or no watchdog stop")
         if not spans(ev, "lock"):
             fail("exec trace: the deadlocked lock's hold is not drawn")
+        view(exe, t, out)
+        # ... which finishes with SSDE: warps spin, the lock word is contended.
+        t = os.path.join(out, "exec_ssde.json.gz")
+        run([exe, "exec", "--quiet", "--set", "compile.ssde=true", "--trace", t, "--",
+             os.path.join(progs, "spin_lock")], 0)
+        ev = validate(load(t), t)
+        if not spans(ev, "warp", "spin") or not spans(ev, "lock") or not spans(ev, "kernel"):
+            fail("exec trace (SSDE): no spin spans, lock track or kernel")
+        view(exe, t, out)
+        # A barrier kernel: phases with their critical warp.
+        t = os.path.join(out, "exec_reduction.json")
+        run([exe, "exec", "--quiet", "--trace", t, "--", os.path.join(progs, "reduction")], 0)
+        ev = validate(load(t), t)
+        if not spans(ev, "barrier") or not spans(ev, "warp", "barrier"):
+            fail("exec trace (reduction): no barrier phases")
         view(exe, t, out)
         print("exec trace OK")
         return

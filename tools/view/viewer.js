@@ -13,12 +13,13 @@
                states: {}, highlighted: 0, graph: null, ready: false};
   var app = d3.select("#app");
 
-  // Warps the watchdog names: "warps [CTA.warp] 0.1: spinning" (and "warp 0.1" elsewhere).
+  // Warps the watchdog names: "warps [CTA.warp] 0.1 1.1: spinning" (one or more per line).
+  var WARPS = /warps \[CTA\.warp\] ((?:\d+\.\d+ ?)+):? ?(.*)$/;
   var stuck = {};
   var report = model.watchdog ? model.watchdog.report : "";
   report.split("\n").forEach(function (line) {
-    var m = /warps \[CTA\.warp\] (\d+)\.(\d+)/.exec(line);
-    if (m) stuck[m[1] + "." + m[2]] = true;
+    var m = WARPS.exec(line);
+    if (m) m[1].trim().split(/ +/).forEach(function (w) { stuck[w] = true; });
   });
 
   var header = app.append("header");
@@ -196,11 +197,12 @@
     report.split("\n").forEach(function (line) {
       var t = line.trim();
       var res = /^(spin loop at \S+|lock\b[^:]*|barrier\b[^:]*|.*lock bit[^:]*)/.exec(t);
-      var wm = /warps \[CTA\.warp\] (\d+\.\d+): ?(.*)$/.exec(t);
+      var wm = WARPS.exec(t);
       if (wm) {
-        var a = node("warp " + wm[1], "warp");
         var b = current !== null ? current : node(wm[2] || "waiting", "resource");
-        links.push({source: a, target: b});
+        wm[1].trim().split(/ +/).forEach(function (w) {
+          links.push({source: node("warp " + w, "warp"), target: b});
+        });
       } else if (res && !/^\s/.test(line.slice(2))) {
         current = node(res[1].slice(0, 60), "resource");
       }
