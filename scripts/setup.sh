@@ -4,7 +4,9 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libcli11-dev libfmt-dev
       nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev python3 python3-yaml
-      python3-matplotlib python3-numpy libzstd-dev)
+      python3-matplotlib python3-numpy libzstd-dev zlib1g-dev libjs-d3 chromium)
+# libjs-d3: d3 for the timeline page (`simtsync view`, inlined at build time); chromium: the
+# test that opens that page headless (e2e.trace_view_browser).
 # Extra packages a caller needs (scripts/sanitize.sh: clang and its sanitizer/libFuzzer runtimes).
 pkgs+=("$@")
 missing=()

@@ -193,6 +193,7 @@ int cmd_exec(const ExecOptions& o) {
     struct stat st {};
     if (::stat(o.json_path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::unlink(o.json_path.c_str());
   }
+  if (!o.trace_path.empty()) check_output_path(o.trace_path, "the timeline trace (--trace)");
   warn_about_linkage(o.command[0]);
   // The outcome channel: a file created fresh for this run, which the library appends a line to
   // as each kernel ends, before any exit path of the program (never a stale or missing JSON).
@@ -226,6 +227,8 @@ int cmd_exec(const ExecOptions& o) {
     }
     if (o.threads) setenv("SIMTSYNC_THREADS", std::to_string(o.threads).c_str(), 1);
     if (o.quiet) setenv("SIMTSYNC_QUIET", "1", 1);
+    if (!o.trace_path.empty()) setenv("SIMTSYNC_TRACE", o.trace_path.c_str(), 1);
+    if (!o.trace_window.empty()) setenv("SIMTSYNC_TRACE_WINDOW", o.trace_window.c_str(), 1);
     std::vector<char*> argv;
     for (const auto& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

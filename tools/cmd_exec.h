@@ -16,6 +16,7 @@ struct ExecOptions {
   unsigned threads = 0;           // 0: not given
   std::string json_path;
   bool quiet = false;
+  std::string trace_path, trace_window;  // --trace, --trace-window (SIMTSYNC_TRACE*)
   std::vector<std::string> command;  // PROGRAM ARGS...
 };
 

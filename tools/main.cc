@@ -1,4 +1,4 @@
-// The simtsync command: list, run, exec, bench, analyze, transform, sweep, report.
+// The simtsync command: list, run, exec, view, bench, analyze, transform, sweep, report.
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -14,6 +14,7 @@
 #include "cmd_exec.h"
 #include "cmd_experiments.h"
 #include "cmd_transform.h"
+#include "cmd_view.h"
 #include "output_file.h"
 #include "run_workload.h"
 #include "simt/registry.h"
@@ -120,6 +121,7 @@ int cmd_run(const RunOptions& o, const std::string& json_path, const std::string
   if (!json_path.empty()) check_output_path(json_path, "the JSON statistics (--json)");
   if (!cfg_path.empty()) check_output_path(cfg_path, "the resolved configuration (beside --json)");
   if (!csv_path.empty()) check_output_path(csv_path, "the CSV statistics (--csv)");
+  if (!o.trace_path.empty()) check_output_path(o.trace_path, "the timeline trace (--trace)");
   RunRecord r = run_workload(o);
   fmt::print("simtsync run {} --size {} --config {} (mode {})\n", o.workload,
              workloads::size_name(o.size), r.config_name, o.mode);
@@ -263,6 +265,12 @@ int real_main(int argc, char** argv) {
   run->add_option("--backend", ro.backend,
                   "sim (default) or native: the kernels on this machine's NVIDIA GPU through the "
                   "CUDA driver, same inputs and validation");
+  run->add_option("--trace", ro.trace_path,
+                  "write a timeline of warps, locks and barriers (Chrome trace-event JSON; .gz: "
+                  "compressed) to this file; `simtsync view` turns it into a page")
+      ->check(non_empty_path());
+  run->add_option("--trace-window", ro.trace_window,
+                  "only the cycles START:END in the trace (either side may be empty)");
   bool dump_config = false;
   run->add_flag("--dump-config", dump_config,
                 "print the resolved configuration and workload parameters, do not run");
@@ -281,6 +289,9 @@ int real_main(int argc, char** argv) {
   exec->add_option("--json", eo.json_path, "write the statistics as JSON to this file")
       ->check(non_empty_path());
   exec->add_flag("--quiet", eo.quiet, "no line per kernel launch on stderr");
+  exec->add_option("--trace", eo.trace_path, "write the timeline trace to this file, as for run")
+      ->check(non_empty_path());
+  exec->add_option("--trace-window", eo.trace_window, "only the cycles START:END in the trace");
   exec->add_option("command", eo.command, "-- PROGRAM ARGS...");
   // Everything after exec's `--` is the program's, kept out of the parser (CLI11 lets a
   // repeated option end at `--` and then parses the program's own options as ours).
@@ -305,6 +316,17 @@ int real_main(int argc, char** argv) {
   unsigned bench_threads = 1;
   bench->add_option("--threads", bench_threads, "host threads for the timing cases' SM phase")
       ->check(CLI::Range(1u, 256u));
+
+  auto* view = app.add_subcommand(
+      "view", "turn a timeline trace (--trace) into one self-contained HTML page");
+  ViewOptions vo;
+  view->add_option("trace", vo.trace_path, "the trace file (.json or .json.gz)")->required();
+  view->add_option("-o,--output", vo.output, "the HTML page to write")
+      ->required()
+      ->check(non_empty_path());
+  view->add_option("--title", vo.title, "the page's title (default: the run)");
+  view->add_option("--cycles", vo.cycles,
+                   "end the time axis at this cycle (pages of two runs side by side)");
 
   auto* analyze = app.add_subcommand("analyze", "control-flow report of a PTX or CUDA file");
   AnalyzeOptions ao;
@@ -360,6 +382,7 @@ int real_main(int argc, char** argv) {
       rc = cmd_run(ro, json_path, csv_path, dump_config);
     }
     if (*exec) rc = cmd_exec(eo);
+    if (*view) rc = cmd_view(vo);
     if (*bench) rc = cmd_bench(bench_json, bench_quick, parse_sets(bench_sets), bench_threads);
     if (*analyze) rc = cmd_analyze(ao);
     if (*transform) rc = cmd_transform(to);

@@ -9,6 +9,7 @@
 #include "native/native_device.h"
 #include "sim/simulator.h"
 #include "stats/exec_report.h"
+#include "trace/tracer.h"
 
 namespace simtsync::tools {
 namespace {
@@ -63,6 +64,13 @@ RunRecord run_workload(const RunOptions& o) {
   const SplitSets s = split_sets(o, *w);
   // The simulation is assembled and validated before anything runs (unknown key, type, range).
   sim::Simulator simulator(s.sim);
+  // The timeline trace listens to the timing GPU's launches; without --trace nothing listens.
+  std::unique_ptr<trace::Tracer> tracer;
+  if (!o.trace_path.empty()) {
+    if (!simulator.timing() || o.backend != "sim")
+      throw usage_error("--trace needs the timing mode and the simulator backend");
+    tracer = trace::attach_tracer(o.trace_path, o.trace_window, *simulator.timing());
+  }
   RunRecord r;
   r.config_name = simulator.config().name();
   r.config_yaml = simulator.resolved_yaml();
@@ -111,6 +119,12 @@ RunRecord run_workload(const RunOptions& o) {
   if (simulator.timing() && !gpu) {
     r.timing = simulator.timing_json();
     r.timing_table = simulator.timing_table();
+  }
+  if (tracer) {
+    std::string desc = fmt::format("run {} --size {} --config {}", o.workload,
+                                   workloads::size_name(o.size), r.config_name);
+    for (const auto& [k, v] : o.sets) desc += fmt::format(" --set {}={}", k, v);
+    tracer->close(desc);
   }
   return r;
 }

@@ -19,6 +19,8 @@ struct RunOptions {
   std::map<std::string, std::string> sets;  // --set key=value
   unsigned threads = 1;                     // host threads (--threads); no effect on results
   std::string backend = "sim";              // sim | native (a real GPU, src/native/)
+  std::string trace_path;                   // --trace: the timeline trace (src/trace/)
+  std::string trace_window;                 // --trace-window START:END
 };
 
 struct RunRecord {

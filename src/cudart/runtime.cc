@@ -150,6 +150,8 @@ RuntimeOptions RuntimeOptions::from_environment() {
   if (const char* v = env("SIMTSYNC_THREADS")) o.sim.threads = parse_threads("SIMTSYNC_THREADS", v);
   if (const char* v = env("SIMTSYNC_JSON")) o.json_path = v;
   if (const char* v = env("SIMTSYNC_OUTCOME")) o.outcome_path = v;
+  if (const char* v = env("SIMTSYNC_TRACE")) o.trace_path = v;
+  if (const char* v = env("SIMTSYNC_TRACE_WINDOW")) o.trace_window = v;
   if (const char* v = env("SIMTSYNC_QUIET")) o.quiet = parse_flag("SIMTSYNC_QUIET", v);
   if (const char* v = env("SIMTSYNC_SET")) add_sets("SIMTSYNC_SET", v, o.sim.sets);
   return o;
@@ -178,6 +180,20 @@ Runtime::Runtime(const RuntimeOptions& o)
       info_.partitions * static_cast<unsigned>(c.get_int("mem.dram.bus_bytes")) * 8;
   info_.l1_caches_global = c.get_bool("mem.l1.enabled");
   report_outcome({"start", std::to_string(getpid()), c.name(), sim_.mode()});
+  if (!opts_.trace_path.empty()) {
+    if (!sim_.timing()) throw usage_error("--trace needs the timing mode");
+    tracer_ = trace::attach_tracer(opts_.trace_path, opts_.trace_window, *sim_.timing());
+  }
+}
+
+void Runtime::close_trace() {
+  if (!tracer_) return;
+  try {
+    tracer_->close(fmt::format("exec ({}, {} mode)", sim_.config().name(), sim_.mode()));
+  } catch (const Error& e) {
+    std::fprintf(stderr, "simtsync cudart: %s\n", e.what());
+    report_outcome({"json", e.what()});
+  }
 }
 
 void Runtime::report_outcome(const std::vector<std::string>& fields) const {
@@ -715,7 +731,10 @@ Runtime& runtime() {
       std::fflush(stderr);
       std::_Exit(static_cast<int>(e.code()));
     }
-    std::atexit([] { g_runtime->write_statistics(); });
+    std::atexit([] {
+      g_runtime->write_statistics();
+      g_runtime->close_trace();
+    });
   });
   return *g_runtime;
 }

@@ -30,6 +30,7 @@
 #include "sim/simulator.h"
 #include "timing/gpu/kernel_resources.h"
 #include "timing/gpu/timing_gpu.h"
+#include "trace/tracer.h"
 
 namespace simtsync::cudart {
 
@@ -85,6 +86,9 @@ struct RuntimeOptions {
   // exec knows the outcome however the program ends (docs/cuda-runtime.md, "Outcome channel").
   std::string outcome_path;
   bool quiet = false;  // no line per launch on stderr
+  // SIMTSYNC_TRACE, SIMTSYNC_TRACE_WINDOW (`simtsync exec --trace FILE --trace-window S:E`):
+  // the timeline trace of every launch, closed at exit (docs/timeline.md).
+  std::string trace_path, trace_window;
   std::string source;  // where the settings came from (for the statistics)
 
   // SIMTSYNC_CONFIG, SIMTSYNC_MODE, SIMTSYNC_SET (KEY=VALUE, separated by ';' or newlines),
@@ -187,6 +191,9 @@ class Runtime {
   // Writes the statistics to --json FILE; a failed open, write or close is reported on stderr
   // and on the outcome channel (exec then exits 2).
   void write_statistics();
+  // Ends and closes the timeline trace (--trace); a failed write is reported as write_statistics
+  // reports one.
+  void close_trace();
 
   static constexpr std::size_t kDeviceBytes = std::size_t{4} << 30;
 
@@ -258,6 +265,7 @@ class Runtime {
   double now_ms_ = 0;
   std::optional<Failure> sticky_;
   int exit_code_ = 0;  // simtsync's: 3 after a watchdog stop, 5 after a kernel fault
+  std::unique_ptr<trace::Tracer> tracer_;  // --trace; listens to sim_'s timing GPU
   std::string watchdog_report_;
   bool written_ = false;
 };

@@ -174,6 +174,14 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
           "({} per thread, from {}), {} bytes of shared memory",
           kernel.name, n.threads, n.warps, n.registers, regs_per_thread, res.source, n.shared));
   }
+  const auto launch_index = static_cast<unsigned>(totals_.launches.size());
+  const Cycle launch_start = totals_.cycles;
+  if (observer_) {
+    std::vector<sm::Sm*> sms;
+    for (auto& s : l.sms) sms.push_back(s.get());
+    observer_->launch_begin(
+        {&prog, kernel.name, launch_index, launch_start, grid, block, l.needs.warps, sms});
+  }
   l.dispatcher = make_cta_dispatcher(p_.dispatch);
   l.dispatch();
   totals_.last_occupancy_ctas = ctas_per_sm(p_, l.needs);
@@ -187,6 +195,12 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
     result.printf_output = func::Executor::merged_printf(exs);
   }
   collect(l, result);
+  if (observer_) {
+    LaunchEnd e{launch_index, launch_start, result.cycles, &result, {}};
+    for (const TaggedRecord& r : totals_.records)
+      if (r.launch == launch_index) e.records.emplace_back(r.sm, &r.rec);
+    observer_->launch_end(e);
+  }
   return result;
 }
 

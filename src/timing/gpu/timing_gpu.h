@@ -16,6 +16,7 @@
 #include "simt/registry.h"
 #include "timing/gpu/cta_dispatcher.h"
 #include "timing/gpu/kernel_resources.h"
+#include "timing/gpu/launch_observer.h"
 #include "timing/gpu/phase_pool.h"
 #include "timing/gpu/sync_status.h"
 #include "timing/mem/memory_hierarchy.h"
@@ -127,6 +128,9 @@ class TimingGpu final : public func::ILaunchBackend {
   // Host threads for the SM phase (1: the calling thread only). Results do not depend on it.
   void set_threads(unsigned n) { threads_ = n < 1 ? 1 : n; }
   unsigned threads() const { return threads_; }
+  // Hears every launch begin and end (the timeline trace); null: none. Not owned. Observing
+  // never changes what is simulated.
+  void set_launch_observer(ILaunchObserver* o) { observer_ = o; }
 
  private:
   void collect(const Launch& l, const func::LaunchResult& result);
@@ -135,6 +139,7 @@ class TimingGpu final : public func::ILaunchBackend {
   ResourceOracle resources_;
   TimingTotals totals_;
   unsigned threads_ = 1;
+  ILaunchObserver* observer_ = nullptr;
   std::unique_ptr<PhasePool> pool_;  // kept across launches
   // The L2's lines at the end of the last launch (mem.l2.keep_across_launches).
   std::vector<mem::TagArray::State> l2_carry_;
