@@ -145,7 +145,9 @@ class IMemUnit {
   // kInterceptLockRequests.
   virtual ILockArbiter* lock_arbiter() { return nullptr; }
 
-  virtual void tick(std::uint64_t now) { (void)now; }  // one L2 cycle
+  // One L2 cycle. Only while the unit or its slice is busy(): a slice with nothing in flight is
+  // not ticked (issue 48), so a unit with work of its own says so here.
+  virtual void tick(std::uint64_t now) { (void)now; }
   virtual bool busy() const { return false; }
   // The unit's counters, in the order its declare function declared them.
   virtual void collect(std::span<std::uint64_t> out) const { (void)out; }

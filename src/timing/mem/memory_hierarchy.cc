@@ -412,7 +412,9 @@ void MemoryHierarchy::tick(Cycle now) {
   tick_core(now);
   while (icnt_clk_.advance(t)) tick_icnt(icnt_clk_.cycle());
   while (l2_clk_.advance(t)) {
-    for (auto& mp : parts_) mp->tick_l2(l2_clk_.cycle());
+    // A slice with nothing in flight (its cache, its units) has nothing to do this cycle.
+    for (auto& mp : parts_)
+      if (mp->busy()) mp->tick_l2(l2_clk_.cycle());
     for (const auto& u : shared_owned_) u->tick(l2_clk_.cycle());
   }
   while (dram_clk_.advance(t))
