@@ -1,24 +1,12 @@
 #include "timing/mem/mshr.h"
 
-#include <bit>
-
 namespace simtsync::mem {
 
 MshrTable::MshrTable(unsigned entries, unsigned merge)
     : entries_(entries ? entries : 1), merge_(merge ? merge : 1), slots_(entries_) {
   free_.reserve(entries_);
   for (std::uint32_t s = entries_; s-- > 0;) free_.push_back(s);  // slot 0 taken first
-  const std::size_t size = std::bit_ceil(std::size_t{2} * entries_);
-  index_.assign(size, 0);
-  mask_ = size - 1;
-}
-
-std::uint32_t MshrTable::find(Addr line) const {
-  for (std::size_t i = home(line);; i = (i + 1) & mask_) {
-    const std::uint32_t v = index_[i];
-    if (v == 0) return kNone;
-    if (slots_[v - 1].line == line) return v - 1;
-  }
+  index_.reset(entries_);
 }
 
 MshrResult MshrTable::add(Addr line, const Packet& p, std::uint32_t fetch) {
@@ -39,32 +27,19 @@ MshrResult MshrTable::add(Addr line, const Packet& p, std::uint32_t fetch) {
   e.closed = false;
   e.waiters.clear();
   e.waiters.push_back(p);
-  std::size_t i = home(line);
-  while (index_[i] != 0) i = (i + 1) & mask_;
-  index_[i] = s + 1;
+  index_.insert(s, line);
   ++used_;
   return MshrResult::kNew;
 }
 
 void MshrTable::release(Addr line, std::vector<Packet>& out) {
   out.clear();
-  std::size_t i = home(line);
-  while (index_[i] != 0 && slots_[index_[i] - 1].line != line) i = (i + 1) & mask_;
-  if (index_[i] == 0) return;
-  const std::uint32_t s = index_[i] - 1;
+  const std::uint32_t s = find(line);
+  if (s == kNone) return;
   out.swap(slots_[s].waiters);
+  index_.erase(line, [this](std::uint32_t k) { return slots_[k].line; });
   free_.push_back(s);
   --used_;
-  // Backward-shift deletion: move up each later entry of the run whose home slot does not lie
-  // (cyclically) after the hole, so every lookup still finds its line before an empty slot.
-  for (std::size_t j = (i + 1) & mask_; index_[j] != 0; j = (j + 1) & mask_) {
-    const std::size_t h = home(slots_[index_[j] - 1].line);
-    const bool stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
-    if (stays) continue;
-    index_[i] = index_[j];
-    i = j;
-  }
-  index_[i] = 0;
 }
 
 }  // namespace simtsync::mem

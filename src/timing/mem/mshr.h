@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "timing/mem/line_index.h"
 #include "timing/mem/packet.h"
 
 namespace simtsync::mem {
@@ -14,8 +15,8 @@ namespace simtsync::mem {
 // access wants (a sector cache's sector miss); the access cannot wait on it.
 enum class MshrResult : std::uint8_t { kNew, kMerged, kTableFull, kEntryFull, kNotCovered };
 
-// A fixed table of `entries` slots found through a hash index of their lines (open addressing,
-// at most half full): nothing is allocated per miss once the slots' waiter lists have grown
+// A fixed table of `entries` slots found through a hash index of their lines (line_index.h):
+// nothing is allocated per miss once the slots' waiter lists have grown
 // (issue 48; it was a hash map with a node and a vector per miss).
 class MshrTable {
  public:
@@ -52,23 +53,21 @@ class MshrTable {
   bool empty() const { return used_ == 0; }
 
  private:
-  static constexpr std::uint32_t kNone = ~0u;
+  static constexpr std::uint32_t kNone = LineIndex::kNone;
   struct Entry {
     Addr line = 0;
     std::uint32_t sectors = 0;
     bool closed = false;
     std::vector<Packet> waiters;
   };
-  std::size_t home(Addr line) const {
-    return static_cast<std::size_t>((line * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
+  std::uint32_t find(Addr line) const {  // the slot holding `line`, or kNone
+    return index_.find(line, [this](std::uint32_t s) { return slots_[s].line; });
   }
-  std::uint32_t find(Addr line) const;  // the slot holding `line`, or kNone
 
   unsigned entries_, merge_;
   std::vector<Entry> slots_;
   std::vector<std::uint32_t> free_;   // free slots, taken from the back
-  std::vector<std::uint32_t> index_;  // slot + 1; 0: empty
-  std::size_t mask_ = 0;
+  LineIndex index_;
   std::size_t used_ = 0;
 };
 

@@ -1,7 +1,6 @@
 #include "timing/mem/tag_array.h"
 
 #include <algorithm>
-#include <bit>
 
 namespace simtsync::mem {
 
@@ -14,55 +13,27 @@ TagArray::TagArray(const CacheGeometry& g, const AddressMap* slice_map, bool fer
       sets_(std::max(1u, g.bytes / (line_ * assoc_))) {
   ways_.resize(static_cast<size_t>(sets_) * assoc_);
   lines_.assign(ways_.size(), kUnused);
-  if (assoc_ > kIndexedAssoc) {
-    const std::size_t size = std::bit_ceil(2 * ways_.size());
-    index_.assign(size, 0);
-    index_mask_ = size - 1;
-  }
+  if (assoc_ > kIndexedAssoc) index_.reset(ways_.size());
 }
 
 void TagArray::set_line(std::size_t way, Addr line, bool used) {
-  if (!index_.empty() && lines_[way] != kUnused) index_erase(lines_[way]);
+  if (index_.active() && lines_[way] != kUnused)
+    index_.erase(lines_[way], [this](std::uint32_t w) { return lines_[w]; });
   lines_[way] = used ? line : kUnused;
-  if (!index_.empty() && used) index_insert(way);
-}
-
-void TagArray::index_insert(std::size_t way) {
-  std::size_t i = index_slot(lines_[way]);
-  while (index_[i] != 0) i = (i + 1) & index_mask_;
-  index_[i] = static_cast<std::uint32_t>(way + 1);
-}
-
-void TagArray::index_erase(Addr line) {
-  std::size_t i = index_slot(line);
-  while (index_[i] != 0 && lines_[index_[i] - 1] != line) i = (i + 1) & index_mask_;
-  if (index_[i] == 0) return;
-  // Backward-shift deletion: move up each later entry of the run whose home slot does not lie
-  // (cyclically) after the hole, so every lookup still finds its line before an empty slot.
-  for (std::size_t j = (i + 1) & index_mask_; index_[j] != 0; j = (j + 1) & index_mask_) {
-    const std::size_t home = index_slot(lines_[index_[j] - 1]);
-    const bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-    if (stays) continue;
-    index_[i] = index_[j];
-    i = j;
-  }
-  index_[i] = 0;
+  if (index_.active() && used) index_.insert(static_cast<std::uint32_t>(way), line);
 }
 
 void TagArray::index_rebuild() {
-  if (index_.empty()) return;
-  std::fill(index_.begin(), index_.end(), 0);
+  if (!index_.active()) return;
+  index_.clear();
   for (std::size_t w = 0; w < lines_.size(); ++w)
-    if (lines_[w] != kUnused) index_insert(w);
+    if (lines_[w] != kUnused) index_.insert(static_cast<std::uint32_t>(w), lines_[w]);
 }
 
 TagArray::Way* TagArray::find(Addr line) {
-  if (!index_.empty()) {
-    for (std::size_t i = index_slot(line);; i = (i + 1) & index_mask_) {
-      const std::uint32_t v = index_[i];
-      if (v == 0) return nullptr;
-      if (lines_[v - 1] == line) return &ways_[v - 1];
-    }
+  if (index_.active()) {
+    const std::uint32_t w = index_.find(line, [this](std::uint32_t k) { return lines_[k]; });
+    return w == LineIndex::kNone ? nullptr : &ways_[w];
   }
   const std::size_t base = static_cast<size_t>(set_of(line)) * assoc_;
   const Addr* set = &lines_[base];

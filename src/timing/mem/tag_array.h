@@ -8,6 +8,7 @@
 
 #include "common/types.h"
 #include "timing/mem/address_map.h"
+#include "timing/mem/line_index.h"
 #include "timing/mem/mem_params.h"
 
 namespace simtsync::mem {
@@ -63,18 +64,11 @@ class TagArray {
   Way* find(Addr line);
   // Every change of a way's line goes through here (it keeps the index below).
   void set_line(std::size_t way, Addr line, bool used);
-  // Above kIndexedAssoc ways a lookup goes through a hash index of the lines held (line ->
-  // way, open addressing with linear probing, at most half full), not a scan of the set: a
-  // miss in a 64-way set read 64 tags (issue 48). Exact, so nothing simulated changes.
+  // Above kIndexedAssoc ways a lookup goes through a hash index of the lines held
+  // (line_index.h), not a scan of the set: a miss in a 64-way set read 64 tags (issue 48).
   static constexpr unsigned kIndexedAssoc = 8;
-  std::size_t index_slot(Addr line) const {
-    return static_cast<std::size_t>(((line / line_) * 0x9E3779B97F4A7C15ull) >> 32) & index_mask_;
-  }
-  void index_insert(std::size_t way);
-  void index_erase(Addr line);
   void index_rebuild();
-  std::vector<std::uint32_t> index_;  // way + 1; 0: an empty slot
-  std::size_t index_mask_ = 0;
+  LineIndex index_;
   unsigned set_of(Addr line) const {
     if (fermi_hash_) {
       const Addr upper = ((line >> 13) & 0x7) | ((line >> 14) & 0x8) | ((line >> 15) & 0x10);
