@@ -1,6 +1,6 @@
 // A hash index from line addresses to the slots that hold them (open addressing with linear
-// probing, at most half full, backward-shift deletion), for tables whose lookups a scan made
-// slow: a 64-way tag array's sets, the MSHRs (issue 48). The index stores slot numbers only;
+// probing, at most half full, backward-shift deletion), for a table whose lookups a scan made
+// slow: the MSHRs (issue 48; qv100 has 256 per L1). The index stores slot numbers only;
 // the table keeps each slot's line and `key_of(slot)` reads it, so the index never holds a
 // second copy of a line. Exact: a lookup answers what a scan of the table would.
 #pragma once

@@ -13,28 +13,9 @@ TagArray::TagArray(const CacheGeometry& g, const AddressMap* slice_map, bool fer
       sets_(std::max(1u, g.bytes / (line_ * assoc_))) {
   ways_.resize(static_cast<size_t>(sets_) * assoc_);
   lines_.assign(ways_.size(), kUnused);
-  if (assoc_ > kIndexedAssoc) index_.reset(ways_.size());
-}
-
-void TagArray::set_line(std::size_t way, Addr line, bool used) {
-  if (index_.active() && lines_[way] != kUnused)
-    index_.erase(lines_[way], [this](std::uint32_t w) { return lines_[w]; });
-  lines_[way] = used ? line : kUnused;
-  if (index_.active() && used) index_.insert(static_cast<std::uint32_t>(way), line);
-}
-
-void TagArray::index_rebuild() {
-  if (!index_.active()) return;
-  index_.clear();
-  for (std::size_t w = 0; w < lines_.size(); ++w)
-    if (lines_[w] != kUnused) index_.insert(static_cast<std::uint32_t>(w), lines_[w]);
 }
 
 TagArray::Way* TagArray::find(Addr line) {
-  if (index_.active()) {
-    const std::uint32_t w = index_.find(line, [this](std::uint32_t k) { return lines_[k]; });
-    return w == LineIndex::kNone ? nullptr : &ways_[w];
-  }
   const std::size_t base = static_cast<size_t>(set_of(line)) * assoc_;
   const Addr* set = &lines_[base];
   // A line address equal to kUnused cannot occur (lines are multiples of the line size).
@@ -100,7 +81,6 @@ bool TagArray::restore(const State& s) {
   ways_ = s.ways;
   lines_ = s.lines;
   clock_ = s.clock;
-  index_rebuild();
   return true;
 }
 

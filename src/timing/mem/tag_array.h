@@ -8,7 +8,6 @@
 
 #include "common/types.h"
 #include "timing/mem/address_map.h"
-#include "timing/mem/line_index.h"
 #include "timing/mem/mem_params.h"
 
 namespace simtsync::mem {
@@ -62,13 +61,7 @@ class TagArray {
   // Way: highly associative L1s (qv100: 64 ways) are probed on every access.
   static constexpr Addr kUnused = ~Addr{0};
   Way* find(Addr line);
-  // Every change of a way's line goes through here (it keeps the index below).
-  void set_line(std::size_t way, Addr line, bool used);
-  // Above kIndexedAssoc ways a lookup goes through a hash index of the lines held
-  // (line_index.h), not a scan of the set: a miss in a 64-way set read 64 tags (issue 48).
-  static constexpr unsigned kIndexedAssoc = 8;
-  void index_rebuild();
-  LineIndex index_;
+  void set_line(std::size_t way, Addr line, bool used) { lines_[way] = used ? line : kUnused; }
   unsigned set_of(Addr line) const {
     if (fermi_hash_) {
       const Addr upper = ((line >> 13) & 0x7) | ((line >> 14) & 0x8) | ((line >> 15) & 0x10);

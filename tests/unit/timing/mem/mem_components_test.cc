@@ -69,10 +69,10 @@ TEST(TagArray, ItsStateCarriesLinesDirtyBitsAndLruToAnotherArrayOfTheSameGeometr
   EXPECT_EQ(other.probe(0, false), 0u);
 }
 
-TEST(TagArray, AHighlyAssociativeArrayFindsLinesThroughItsIndexAsAScanWould) {
-  // 64 ways (qv100's L1) are looked up through a hash index. A reference scan of the same sets
-  // with the same LRU rule must agree on every probe, eviction and dirty victim over a long
-  // random mix of allocations, probes, fills and invalidations (deletions shift index runs).
+TEST(TagArray, AHighlyAssociativeArrayAgreesWithAReferenceScan) {
+  // 64 ways (qv100's L1). A reference scan of the same sets with the same LRU rule must agree
+  // on every probe, eviction and dirty victim over a long random mix of allocations, probes,
+  // fills and invalidations.
   constexpr unsigned kWays = 64, kSets = 4, kLine = 128;
   TagArray t(CacheGeometry{kWays * kSets * kLine, kWays, kLine, 32});
   struct Ref {
