@@ -67,6 +67,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
   view_any_warp_.assign(ns, 0);
   view_any_live_.assign(ns, 0);
   view_live_.assign(ns, 0);
+  view_live_mask_.assign(ns, 0);
 }
 
 void Sm::account_skipped(Cycle cycles) {

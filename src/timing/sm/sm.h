@@ -48,6 +48,10 @@ struct WarpSlot {
   struct Entry {
     const func::ExecInst* inst = nullptr;
     Cycle ready = 0;
+    // Decoded once at fetch (Sm::buffered), read at every issue attempt.
+    ptx::UnitClass uc = ptx::UnitClass::kInt;
+    OpClass oc = OpClass::kInt;
+    UnitKind uk = UnitKind::kSp;
   };
   Entry ib[kMaxIbuffer];
   unsigned ib_count = 0;
@@ -200,6 +204,10 @@ class Sm final : public sched::IWarpView {
   func::MemAccess* alloc_access();
   OpClass op_class(const func::ExecInst& in) const;
   UnitKind unit_of(const func::ExecInst& in) const;
+  // An I-buffer entry for `in`, decoded (unit class, op class, unit kind), ready at `ready`.
+  WarpSlot::Entry buffered(const func::ExecInst* in, Cycle ready) const {
+    return {in, ready, ptx::opcode_unit(in->op), op_class(*in), unit_of(*in)};
+  }
 
   int id_;
   SmParams p_;
@@ -267,6 +275,7 @@ class Sm final : public sched::IWarpView {
   std::vector<std::uint8_t> view_any_warp_, view_any_live_;
   std::vector<std::vector<int>> orders_;  // per scheduler (policies may keep them between cycles)
   std::vector<unsigned> view_live_;       // per scheduler: live warps in its view
+  std::vector<std::uint64_t> view_live_mask_;  // per scheduler: the slots of those warps
   std::vector<StallKind> last_stall_;
   bool long_latency_issued_ = false;
   bool sched_changed_ = false;  // a scheduler reordered its warps after a cycle without issue

@@ -57,7 +57,7 @@ bool Sm::fetch(Cycle now) {
     // Decode up to sm.fetch_decode consecutive instructions of the fetched line into free
     // I-buffer entries (GPGPU-Sim 3.x decodes two per fetch); a control instruction ends it.
     const Addr first = ws.fetch_pc;
-    ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
+    ws.ib[ws.ib_count++] = buffered(in, now + p_.icache_hit_latency);
     ++stats_.ibuffer_fills;
     ws.fetch_pc = in->fallthrough();
     // A control instruction ends the group and stops fetch (unless sm.fetch_past_control).
@@ -70,7 +70,7 @@ bool Sm::fetch(Cycle now) {
          ++k) {
       in = ex_.program().at(ws.fetch_pc);
       if (!in) break;
-      ws.ib[ws.ib_count++] = {in, now + p_.icache_hit_latency};
+      ws.ib[ws.ib_count++] = buffered(in, now + p_.icache_hit_latency);
       ++stats_.ibuffer_fills;
       ws.fetch_pc = in->fallthrough();
       ctrl = stops(in);

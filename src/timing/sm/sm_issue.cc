@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 #include <iterator>
+#include <span>
 
 #include "timing/sm/sm.h"
 
@@ -65,6 +66,7 @@ bool Sm::issue_one(int s, Cycle now) {
     view.resize(mine.size());
     bool any_warp = false, any_live = false;
     unsigned nlive = 0;
+    std::uint64_t live_mask = 0;
     for (size_t i = 0; i < mine.size(); ++i) {
       const WarpSlot& ws = slots_[static_cast<size_t>(mine[i])];
       const bool live = ws.warp && !ws.done &&
@@ -73,10 +75,12 @@ bool Sm::issue_one(int s, Cycle now) {
       any_warp |= ws.warp != nullptr;
       any_live |= live;
       nlive += live ? 1 : 0;
+      if (live) live_mask |= std::uint64_t{1} << mine[i];
     }
     view_any_warp_[static_cast<size_t>(s)] = any_warp;
     view_any_live_[static_cast<size_t>(s)] = any_live;
     view_live_[static_cast<size_t>(s)] = nlive;
+    view_live_mask_[static_cast<size_t>(s)] = live_mask;
   }
   const bool any_warp = view_any_warp_[static_cast<size_t>(s)];
   const bool any_live = view_any_live_[static_cast<size_t>(s)];
@@ -90,7 +94,14 @@ bool Sm::issue_one(int s, Cycle now) {
   std::vector<int>& order = orders_[static_cast<size_t>(s)];
   scheds_[static_cast<size_t>(s)]->order(view, version_, now, order);
   StallKind best = StallKind::kCount;
-  for (int idx : order) {
+  const std::uint64_t live_mask = view_live_mask_[static_cast<size_t>(s)];
+  // Every live warp offered (the order holds only live warps, each once) and every one blocked:
+  // the loop would try none of them. Its outcome comes from the masks.
+  const bool all_blocked = (live_mask & ~(blocked_ | ldst_blocked_)) == 0 &&
+                           order.size() == view_live_[static_cast<size_t>(s)];
+  if (all_blocked)
+    best = (live_mask & ldst_blocked_) != 0 ? StallKind::kStructural : StallKind::kData;
+  for (int idx : all_blocked ? std::span<const int>() : std::span<const int>(order)) {
     const int slot = mine[static_cast<size_t>(idx)];
     const std::uint64_t bit = std::uint64_t{1} << slot;
     if ((blocked_ | ldst_blocked_) & bit) {
@@ -181,7 +192,7 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
     blocked_ |= std::uint64_t{1} << slot;
     return StallKind::kData;
   }
-  const ptx::UnitClass uc = ptx::opcode_unit(in.op);
+  const ptx::UnitClass uc = head.uc;
   // A unit with virtualized tables holds control instructions while a table spill waits to
   // leave (AWARE, seed 003 Fig. 7); the spill leaving (ldst) clears it.
   if (uc == ptx::UnitClass::kCtrl && (timed_units_ >> slot & 1) && !hw.split.branch_ready)
@@ -197,8 +208,8 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
     blocked_ |= std::uint64_t{1} << slot;
     return StallKind::kData;
   }
-  const OpClass oc = op_class(in);
-  const UnitKind uk = unit_of(in);
+  const OpClass oc = head.oc;
+  const UnitKind uk = head.uk;
   Cycle* pipe = free_pipe(uk, now);
   if (!pipe) return StallKind::kStructural;
   const bool is_mem = oc == OpClass::kMem;

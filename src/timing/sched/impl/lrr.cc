@@ -13,11 +13,13 @@ class Lrr final : public IWarpScheduler {
     const auto key = static_cast<std::uint32_t>(last_);
     if (memo_.holds(out, version, key)) return;
     out.clear();
+    // From the warp after the last issued one to the end, then from the start up to it.
     const int n = static_cast<int>(warps.size());
-    for (int k = 1; k <= n; ++k) {
-      int i = (last_ + k) % n;
+    const int start = last_ + 1 < n ? last_ + 1 : 0;
+    for (int i = start; i < n; ++i)
       if (warps[static_cast<size_t>(i)].valid) out.push_back(i);
-    }
+    for (int i = 0; i < start; ++i)
+      if (warps[static_cast<size_t>(i)].valid) out.push_back(i);
     memo_.remember(out, version, key);
   }
   void issued(int index, Cycle) override { last_ = index; }
