@@ -44,8 +44,10 @@ struct ReconvergenceEntry {
   LaneMask mask = 0;
   bool call = false;  // a call entry (seed 004 sec. 2.2.3)
   // lock_stack (seed 004 ch. 4): a lock-retry (LR) entry holds the threads that sent a lock
-  // request, a lock (L) entry those that hold it; neither is popped by reconvergence.
-  enum class Lock : std::uint8_t { kNone, kRetry, kHeld };
+  // request, a lock (L) entry those that hold it; neither is popped by reconvergence. A try
+  // entry (TR, seed 004 sec. 9.2.2) holds the threads of a try-lock that still have attempts
+  // left; it pops when none are left.
+  enum class Lock : std::uint8_t { kNone, kRetry, kHeld, kTry };
   Lock lock = Lock::kNone;
   // Split-table units (multipath, aware, its): a split that may run, or a reconvergence-table
   // entry whose `pending` threads have not arrived yet (the rest of mask wait at pc).
@@ -317,6 +319,12 @@ class TimedHooks {
 //   when its replies are back: they go on at next.
 // kLockNestedQueued: a nested lock while requests of the lock around it still wait in lock
 // queues, which deadlocks (seed 004 sec. 5.2.2); nothing was changed.
+// - try_lock_sent(pc, attempts): the active threads issued a try-lock (seed 004 sec. 9.2.2)
+//   with a bound of `attempts` tries (>= 1; kLockRetry for a retry); try_lock_replied(acquired,
+//   next) when every reply is back: `acquired` hold the lock; returns the lanes that failed for
+//   good (their attempts are spent): they leave the retry mechanism and every resolved thread
+//   (acquired or failed) goes on at next, where the program branches on the result. Lanes
+//   neither acquired nor failed retry. A try-lock is never queued (it fails at once).
 // Each call republishes the unit's state, as a report does.
 class LockHooks {
  public:
@@ -333,6 +341,16 @@ class LockHooks {
   void lock_granted(LaneMask replied, LaneMask acquired, Pc next) {
     on_lock_granted(replied, acquired, next);
     unit_.publish();
+  }
+  LockSend try_lock_sent(Pc pc, unsigned attempts) {
+    const LockSend s = on_try_lock_sent(pc, attempts);
+    unit_.publish();
+    return s;
+  }
+  LaneMask try_lock_replied(LaneMask acquired, Pc next) {
+    const LaneMask failed = on_try_lock_replied(acquired, next);
+    unit_.publish();
+    return failed;
   }
   bool unlock_sent() {
     const bool held = on_unlock_sent();
@@ -353,6 +371,8 @@ class LockHooks {
   virtual LockSend on_lock_sent(Pc pc) = 0;
   virtual void on_lock_replied(LaneMask acquired, Pc next) = 0;
   virtual void on_lock_granted(LaneMask replied, LaneMask acquired, Pc next) = 0;
+  virtual LockSend on_try_lock_sent(Pc pc, unsigned attempts) = 0;
+  virtual LaneMask on_try_lock_replied(LaneMask acquired, Pc next) = 0;
   virtual bool on_unlock_sent() = 0;
   virtual bool on_unlock(Pc next) = 0;
 

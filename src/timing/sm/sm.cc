@@ -299,6 +299,13 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
       rep.from_unit = true;
       rep.tag = r.unit_tag;
       unit->memory_reply(rep);
+      // A warp held after a lock instruction's replies until its unit was ready (a finite lock
+      // stack filling the entries the unlock reached): the fill ends the wait.
+      const auto slot = static_cast<unsigned>(r.warp_slot);
+      if ((lock_wait_ >> slot & 1) && slots_[slot].warp->simt->ready()) {
+        blocked_ &= ~(std::uint64_t{1} << slot);
+        note_ready(now);
+      }
     }
     return;
   }
