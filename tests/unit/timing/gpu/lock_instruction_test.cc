@@ -388,8 +388,8 @@ TEST(TryLockInstruction, TimingManyWarpsAndNeverQueued) {
 // A finite reconvergence stack (seed 004 sec. 7.3): the count kernel's E0, LR and L entries do
 // not fit in two; the spills and fills go through the memory hierarchy and cost time.
 TEST(LockInstructions, FiniteStackSpillsThroughMemoryAndStillCounts) {
-  const CountRun unbounded = run_timing(gtx480({}));
-  const CountRun deep = run_timing(gtx480({{"sm.reconvergence.stack_entries", "32"}}));
+  const CountRun unbounded = run_timing(gtx480({{"sm.reconvergence.stack_entries", "0"}}));
+  const CountRun deep = run_timing(gtx480({}));  // the default, 32 entries
   const CountRun shallow = run_timing(gtx480({{"sm.reconvergence.stack_entries", "2"}}));
   expect_counted(shallow);
   const func::UnitCounters& u = shallow.result.stats.reconvergence;
