@@ -108,6 +108,8 @@ struct SplitState {
                              // fill, an insertion latency or lock replies)
   bool branch_ready = true;  // a control instruction may issue now (AWARE: false while a table
                              // spill waits to leave the SM, seed 003 Fig. 7)
+  bool tick = true;          // a unit with TimedHooks: the SM's next tick runs TimedHooks::tick
+                             // and sends its requests (false: nothing to do, the SM skips it)
   bool operator==(const SplitState&) const = default;
 };
 
@@ -246,10 +248,7 @@ class IReconvergence {
   virtual SplitState current_state() const = 0;
   // Stores current_state() as the published state: the base calls it after every report and
   // hook; a unit's constructor calls it once, last.
-  void publish() {
-    state_ = current_state();
-    if (mirror_) *mirror_ = state_;
-  }
+  inline void publish();  // defined after TimedHooks
 
  private:
   friend class TimedHooks;
@@ -290,6 +289,19 @@ class TimedHooks {
     on_memory_reply(r);
     unit_.publish();
   }
+  // Bound by the timing SM while the warp holds a slot (nullptrs: unbound): `clock` is the SM's
+  // latest tick, which the unit reads between ticks; `work` is the SM's mask of units to tick,
+  // in which the unit sets `bit` whenever it publishes a state that asks for a tick
+  // (SplitState::tick), so the SM visits only units with something to do.
+  void bind(const Cycle* clock, std::uint64_t* work, std::uint64_t bit) {
+    clock_ = clock;
+    work_ = work;
+    work_bit_ = bit;
+    if (work_ && unit_.state().tick) *work_ |= work_bit_;
+  }
+  // False: next_event() is always kNever (the unit changes only when told), so the SM need not
+  // ask it when it decides how long to sleep.
+  virtual bool keeps_time() const { return true; }
 
  protected:
   explicit TimedHooks(IReconvergence* unit) : unit_(*unit) { unit->timed_ = this; }
@@ -300,10 +312,25 @@ class TimedHooks {
   virtual bool on_pop_request(UnitRequest& out) = 0;
   virtual void on_request_sent(std::uint64_t tag) = 0;
   virtual void on_memory_reply(const MemoryReply& r) = 0;
+  // The SM's latest tick (0 before a clock is bound: the functional model keeps no time).
+  Cycle clock() const { return clock_ ? *clock_ : 0; }
 
  private:
+  friend class IReconvergence;
+  void wake() {
+    if (work_) *work_ |= work_bit_;
+  }
   IReconvergence& unit_;
+  const Cycle* clock_ = nullptr;
+  std::uint64_t* work_ = nullptr;
+  std::uint64_t work_bit_ = 0;
 };
+
+inline void IReconvergence::publish() {
+  state_ = current_state();
+  if (mirror_) *mirror_ = state_;
+  if (timed_ && state_.tick) timed_->wake();
+}
 
 // Optional hook: lock instructions (seed 004 ch. 4-6; the lock_stack unit). Deriving from it
 // (constructed with `this`) makes locks() return it; a warp whose unit has none faults on

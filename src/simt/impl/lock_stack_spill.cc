@@ -29,7 +29,7 @@ void SpillingLockStack::send(std::size_t index, bool write) {
   } else {
     ++counters_[kFills];
     if (fills_out_++ == 0) {
-      wait_start_ = now_;
+      wait_start_ = clock();
       wait_over_ = false;
     }
   }
@@ -56,7 +56,6 @@ void SpillingLockStack::account() {
 }
 
 void SpillingLockStack::on_tick(Cycle now) {
-  now_ = now;
   if (wait_over_) {
     counters_[kFillStall] += now > wait_start_ ? now - wait_start_ : 0;
     wait_over_ = false;

@@ -29,6 +29,7 @@ class SpillingLockStack final : public LockStack, public TimedHooks {
   std::size_t in_memory() const { return base_; }
   unsigned fills_out() const { return fills_out_; }
   Cycle next_event(Cycle) const override { return kNever; }
+  bool keeps_time() const override { return false; }
   std::vector<ReconvergenceEntry> entries() const override {
     std::vector<ReconvergenceEntry> e = LockStack::entries();
     for (std::size_t i = 0; i < base_ && i < e.size(); ++i) e[i].spilled = true;
@@ -39,6 +40,8 @@ class SpillingLockStack final : public LockStack, public TimedHooks {
   SplitState current_state() const override {
     SplitState st = LockStack::current_state();
     st.ready = st.ready && fills_out_ == 0;
+    // Ticked only with requests to send or a finished wait to note, not every cycle.
+    st.tick = out_head_ < out_.size() || wait_over_;
     return st;
   }
   void on_advance(Pc next_pc) override {
@@ -113,7 +116,6 @@ class SpillingLockStack final : public LockStack, public TimedHooks {
   std::vector<UnitRequest> out_;
   std::size_t out_head_ = 0;
   std::uint64_t next_tag_ = 0;
-  Cycle now_ = 0;
   Cycle wait_start_ = kNever;  // cycle the warp began waiting for fills
   bool wait_over_ = false;     // the fills are back: the wait ends at the next tick
 };

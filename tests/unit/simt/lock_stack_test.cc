@@ -287,9 +287,18 @@ TEST(LockStack, FiniteStackSpillsLockEntriesAndFillsThemBack) {
   SpillingLockStack s(A, 0xFF, 2, 16);
   Memory mem;
   EXPECT_NE(s.timed(), nullptr);
+  Cycle clock = 0;         // the SM's latest tick, which the unit reads between ticks
+  std::uint64_t work = 0;  // the SM's mask of units to tick
+  s.timed()->bind(&clock, &work, 4);
+  EXPECT_FALSE(s.timed()->keeps_time());
+  EXPECT_FALSE(s.state().tick);  // nothing to send: the SM does not tick the unit
+  EXPECT_EQ(work, 0u);
   s.branch(0x0F, C, B, K);  // 0xF0 at B on top, 0x0F at C, the wait entry at K: 3 entries
   EXPECT_EQ(s.in_memory(), 1u);
+  EXPECT_TRUE(s.state().tick);  // a spill to send: the unit sets its bit
+  EXPECT_EQ(work, 4u);
   EXPECT_EQ(mem.drain(s), 1u);
+  EXPECT_FALSE(s.state().tick);
   EXPECT_TRUE(mem.sent[0].write);
   EXPECT_EQ(mem.sent[0].bytes, 16u);
   EXPECT_TRUE(s.ready());  // a spill does not hold the warp
@@ -304,7 +313,7 @@ TEST(LockStack, FiniteStackSpillsLockEntriesAndFillsThemBack) {
   EXPECT_TRUE(e[2].spilled);
   EXPECT_FALSE(e[3].spilled);
   s.advance(D);
-  s.timed()->tick(10);
+  clock = 10;
   // Unlock clears the lock-retry entry (in hardware) and hands the PC to the entry below it,
   // which is in memory: a traversal reads it back and the warp waits for it.
   ASSERT_TRUE(s.unlock_sent());
@@ -314,7 +323,10 @@ TEST(LockStack, FiniteStackSpillsLockEntriesAndFillsThemBack) {
   EXPECT_GT(s.fills_out(), 0u);
   EXPECT_NE(s.report_note().find("filled from memory"), std::string::npos);
   mem.answer(s);
+  EXPECT_TRUE(s.state().tick);  // the wait's end is noted at the next tick
+  clock = 25;
   s.timed()->tick(25);
+  EXPECT_FALSE(s.state().tick);
   EXPECT_TRUE(s.ready());
   // The contents are exact whatever lives where: B's entry continues at E (Fig. 4.2).
   EXPECT_EQ(s.pc(), E);
