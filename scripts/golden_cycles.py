@@ -15,7 +15,8 @@ whose policy reads `gto+fetch_F` run gto with `--set sm.fetch_policy.impl=F`, fo
 policy but gtx480's default; rows `gto+UNIT` run gto with `--set sm.reconvergence.impl=UNIT`, for
 every unit but gtx480's default (the defaults come from `simtsync run --dump-config`), and
 `gto+aware_st4_rt2` is aware with 4 split-table and 2 reconvergence-table entries, so the table
-spills and fills are guarded too (EXTRA_VARIANTS below).
+spills and fills are guarded too, and `gto+lock_stack_e4` the lock stack with 4 hardware entries
+(its spills and fills) on the lock-instruction workloads (EXTRA_VARIANTS below).
 The table holds exit_code, cycles and warp_instructions; runs that end in a deadlock (exit 3)
 are recorded like the others, since they are deterministic too. A run that times out, crashes
 or writes no JSON is a failure: --check exits 1, --update writes nothing.
@@ -45,9 +46,13 @@ EXTRA_VARIANTS = {
     # The lock queue (a memory-side unit) only acts on lock instructions.
     "lockq_ideal": ["mem.lock_queue.mode=ideal"],
     "lockq_bounded": ["mem.lock_queue.mode=bounded"],
+    # A finite lock stack (seed 004 sec. 7.3): 4 hardware entries, the rest spilled to memory.
+    "lock_stack_e4": ["sm.reconvergence.impl=lock_stack", "sm.reconvergence.stack_entries=4"],
 }
 # Variants that only make a difference on some workloads run on those (names ending so).
-VARIANT_WORKLOADS = {"gto+lockq_ideal": "_lockinst", "gto+lockq_bounded": "_lockinst"}
+LOCK_WORKLOADS = ("_lockinst", "_trylock")
+VARIANT_WORKLOADS = {"gto+lockq_ideal": LOCK_WORKLOADS, "gto+lockq_bounded": LOCK_WORKLOADS,
+                     "gto+lock_stack_e4": LOCK_WORKLOADS}
 FAMILIES = {"issue policies": "sm.warp_scheduler", "fetch policies": "sm.fetch_policy",
             "reconvergence units": "sm.reconvergence"}
 COLUMNS = ("workload", "policy", "exit_code", "cycles", "warp_instructions")

@@ -99,9 +99,12 @@ void Executor::generate(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& a
 
 void Executor::generate_lock(Warp& w, const ExecInst& in, LaneMask exec, MemAccess& acc) {
   // Seed 004 sec. 4.1-4.2: lock sends compare-and-swap(-1 -> unique thread id) per thread,
-  // unlock exchange(-1). The thread id is the thread's linear index in the grid.
-  const bool lock = in.lock_op == IntrinsicOp::kLock;
-  const char* name = lock ? "simtsync_lock" : "simtsync_unlock";
+  // unlock exchange(-1); a try-lock sends what lock sends. The thread id is the thread's linear
+  // index in the grid.
+  const bool lock = is_lock_acquire(in.lock_op);
+  const char* name = in.lock_op == IntrinsicOp::kTryLock ? "simtsync_try_lock"
+                     : lock                              ? "simtsync_lock"
+                                                         : "simtsync_unlock";
   if (in.mem.base == MemRef::Base::kNone)
     fault(w, first_lane(exec), in,
           fmt::format("{}: the call sequence around it is not one the decoder folds into a lock "
@@ -329,7 +332,7 @@ void record_cas(Warp& w, ExecStats& stats, const ExecInst& in, const MemAccess& 
     w.cas_addr = acc.addr[l];
     w.cas_pc = in.pc;
   }
-  if (in.lock_op == IntrinsicOp::kLock) {
+  if (is_lock_acquire(in.lock_op)) {
     ++stats.lock_requests;
     stats.lock_acquired += swapped;
   } else {
@@ -403,7 +406,8 @@ bool atomic_lanes(Warp& w, const ExecInst& in, const MemAccess& acc, ExecStats& 
           fault(l, fmt::format("atomic operation .{} is not supported", ptx::mod_name(op)));
     }
     changed |= write(l, acc.addr[l], acc.space[l], trunc_bytes(nv, n));
-    if (in.op == Opcode::kAtom && in.dst[0] != kNoReg)
+    // (A try-lock's dst[0] is its result, written when the unit resolves it.)
+    if (in.op == Opcode::kAtom && in.dst[0] != kNoReg && in.lock_op != IntrinsicOp::kTryLock)
       w.reg(in.dst[0])[l] =
           sgn ? static_cast<std::uint64_t>(sext_bytes(old, n)) : trunc_bytes(old, n);
   }

@@ -341,7 +341,8 @@ StepResult Executor::execute(Warp& w, MemAccess* defer, StepInfo* info) {
 
 void Executor::send_lock(Warp& w, const ExecInst& in, LaneMask m) {
   const bool lock = in.lock_op == IntrinsicOp::kLock;
-  const char* name = lock ? "simtsync_lock" : "simtsync_unlock";
+  const bool try_lock = in.lock_op == IntrinsicOp::kTryLock;
+  const char* name = try_lock ? "simtsync_try_lock" : lock ? "simtsync_lock" : "simtsync_unlock";
   if (m != w.simt->active())
     fault(w, first_lane(w.simt->active() & ~m), in,
           fmt::format("{} must be executed by every active thread (it is predicated here)", name));
@@ -351,6 +352,24 @@ void Executor::send_lock(Warp& w, const ExecInst& in, LaneMask m) {
           fmt::format("{} needs a reconvergence unit with lock semantics "
                       "(sm.reconvergence.impl=lock_stack); this warp runs '{}'",
                       name, w.simt->name()));
+  if (try_lock) {
+    // The bound of attempts: one value for the warp (the try entry counts them).
+    if (in.nsrc == 0)
+      fault(w, first_lane(m), in,
+            "simtsync_try_lock: the call sequence around it is not one the decoder folds into "
+            "a try-lock instruction; call it unconditionally");
+    const std::uint64_t attempts = value(w, in.src[0], static_cast<unsigned>(first_lane(m)));
+    for (int l : lanes(m))
+      if (value(w, in.src[0], static_cast<unsigned>(l)) != attempts)
+        fault(w, l, in, "simtsync_try_lock: the bound of attempts differs between the threads");
+    if (static_cast<std::int32_t>(attempts) < 1)
+      fault(w, first_lane(m), in,
+            fmt::format("simtsync_try_lock: the bound of attempts must be at least 1, not {}",
+                        static_cast<std::int32_t>(attempts)));
+    locks->try_lock_sent(in.pc, static_cast<unsigned>(attempts));
+    ++stats_.lock_instructions;
+    return;
+  }
   if (lock) {
     const simt::LockHooks::LockSend sent = locks->lock_sent(in.pc);
     if (sent == simt::LockHooks::kLockNestedQueued) {
@@ -373,11 +392,11 @@ void Executor::send_lock(Warp& w, const ExecInst& in, LaneMask m) {
   if (!locks->unlock_sent())
     fault(w, first_lane(m), in,
           "simtsync_unlock by threads that hold no lock (no lock entry on their reconvergence "
-          "stack)");
+          "stack, no try-held lock)");
   ++stats_.unlock_instructions;
 }
 
-void Executor::lock_reply(Warp& w, const MemAccess& acc, LaneMask lanes, bool all) {
+void Executor::lock_reply(Warp& w, const MemAccess& acc, LaneMask replied, bool all) {
   const ExecInst& in = *acc.inst;
   const Pc next = in.fallthrough();
   // Only a unit with lock hooks lets a lock instruction issue (send_lock faults otherwise).
@@ -387,8 +406,20 @@ void Executor::lock_reply(Warp& w, const MemAccess& acc, LaneMask lanes, bool al
     if (all) locks->unlock(next);
     return;
   }
+  if (in.lock_op == IntrinsicOp::kTryLock) {
+    // Never queued: every reply comes back with the request. The resolved threads get their
+    // result (1 acquired, 0 failed for good) and the steps folded into the instruction.
+    if (!all) return;
+    const LaneMask acquired = acc.succeeded & acc.mask;
+    const LaneMask failed = locks->try_lock_replied(acquired, next);
+    const LaneMask resolved = (acquired | failed) & acc.mask;
+    if (in.ndst > 0 && in.dst[0] != kNoReg)
+      for (int l : lanes(resolved)) w.reg(in.dst[0])[l] = (acquired >> l) & 1;
+    for (const ExecInst& step : in.folded) exec_alu(w, step, resolved);
+    return;
+  }
   if (launch_.lock_queue) {
-    locks->lock_granted(lanes, lanes & acc.succeeded, next);
+    locks->lock_granted(replied, replied & acc.succeeded, next);
   } else if (all) {
     locks->lock_replied(acc.succeeded & acc.mask, next);
   }

@@ -145,9 +145,10 @@ class Executor {
   // so per-instruction counters count the instruction once.
   // Returns the lanes of `subset` whose operation succeeded (see MemAccess::succeeded).
   LaneMask perform(Warp& w, MemAccess& acc, LaneMask subset, bool count);
-  // Replies of a lock instruction's access (simtsync_lock/unlock) for `lanes`; `all` when they
-  // are the last: the warp's reconvergence unit updates its stack (seed 004 sec. 6.2, 6.3).
-  void lock_reply(Warp& w, const MemAccess& acc, LaneMask lanes, bool all);
+  // Replies of a lock instruction's access (simtsync_lock/unlock/try_lock) for `replied`; `all`
+  // when they are the last: the warp's reconvergence unit updates its stack (seed 004 sec. 6.2,
+  // 6.3); a try-lock's resolved threads get their result (sec. 9.2.2).
+  void lock_reply(Warp& w, const MemAccess& acc, LaneMask replied, bool all);
   // In the timing model %clock/%clock64 read the core cycle of this counter (nullptr: the
   // functional step count).
   void set_clock(const Cycle* cycle) { clock_ = cycle; }

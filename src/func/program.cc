@@ -33,6 +33,8 @@ constexpr Intrinsic kIntrinsics[] = {
     {"simtsync_stsul", IntrinsicOp::kStoreUnlock, ptx::Opcode::kSt, 2, false, "(pointer, value)"},
     {"simtsync_lock", IntrinsicOp::kLock, ptx::Opcode::kAtom, 1, false, "(pointer)"},
     {"simtsync_unlock", IntrinsicOp::kUnlock, ptx::Opcode::kAtom, 1, false, "(pointer)"},
+    {"simtsync_try_lock", IntrinsicOp::kTryLock, ptx::Opcode::kAtom, 2, true,
+     "(pointer, attempts)"},
 };
 
 const Intrinsic* intrinsic(const std::string& name) {
@@ -523,7 +525,7 @@ void FunctionDecoder::decode_call(const Site& s) {
     e.a = ptx::InstAttrs{};
     e.a.space = is_lock_bit(x->lock_op) ? ptx::Space::kShared : ptx::Space::kGlobal;
     e.a.type = ptx::DType::kB32;
-    if (x->lock_op == IntrinsicOp::kLock) e.a.op = ptx::Mod::kCasOp;
+    if (is_lock_acquire(x->lock_op)) e.a.op = ptx::Mod::kCasOp;
     if (x->lock_op == IntrinsicOp::kUnlock) e.a.op = ptx::Mod::kExchOp;
     e.lock_op = x->lock_op;
     return;
@@ -701,7 +703,7 @@ void Program::fuse_intrinsic_calls(DecodedFunction& df) const {
     for (size_t j = first; j < i; ++j) {
       if (param_store(j, call.call_args[0])) {
         addr_st = &code[j];
-      } else if (!load && nargs > 1 && param_store(j, call.call_args[1])) {
+      } else if (nargs > 1 && param_store(j, call.call_args[1])) {
         value_st = &code[j];
       }
     }
@@ -744,6 +746,11 @@ void Program::fuse_intrinsic_calls(DecodedFunction& df) const {
             fused.dst[fused.ndst++] = e.dst[d];
         fused.folded.push_back(e);
         last = n;
+      }
+      // A try-lock's second argument, its bound of attempts.
+      if (value_st) {
+        fused.nsrc = 1;
+        fused.src[0] = value_st->src[0];
       }
     } else if (value_st) {
       fused.nsrc = 1;

@@ -51,8 +51,9 @@ struct MemRef {
 inline constexpr std::uint32_t kNoReg = ~std::uint32_t{0};
 
 // The intrinsics of workloads/include/simtsync.cuh: shared-memory lock bits (seed 001: LDSLK,
-// STSUL) and lock instructions on global lock words (seed 004 ch. 4: lock, unlock).
-enum class IntrinsicOp : std::uint8_t { kNone, kLoadLock, kStoreUnlock, kLock, kUnlock };
+// STSUL) and lock instructions on global lock words (seed 004 ch. 4: lock, unlock; sec. 9.2.2:
+// try-lock with a bound of attempts).
+enum class IntrinsicOp : std::uint8_t { kNone, kLoadLock, kStoreUnlock, kLock, kUnlock, kTryLock };
 
 // Calls to functions the CUDA toolchain declares .extern and its runtime implements: device
 // printf (vprintf(format, argument buffer)) and assert (__assertfail(message, file, line,
@@ -62,7 +63,11 @@ inline bool is_lock_bit(IntrinsicOp op) {
   return op == IntrinsicOp::kLoadLock || op == IntrinsicOp::kStoreUnlock;
 }
 inline bool is_lock_inst(IntrinsicOp op) {
-  return op == IntrinsicOp::kLock || op == IntrinsicOp::kUnlock;
+  return op == IntrinsicOp::kLock || op == IntrinsicOp::kUnlock || op == IntrinsicOp::kTryLock;
+}
+// An instruction that asks for a lock word (a compare-and-swap -1 -> the thread's id).
+inline bool is_lock_acquire(IntrinsicOp op) {
+  return op == IntrinsicOp::kLock || op == IntrinsicOp::kTryLock;
 }
 // A lock instruction's lock word while free (seed 004 sec. 4.2: unlock writes -1).
 inline constexpr std::uint32_t kLockFree = 0xFFFFFFFFu;
@@ -115,9 +120,11 @@ struct ExecInst {
   //   are written when the load completes. It covers `span` PTX instructions.
   // - call (mem.base == kNone, a sequence the decoder does not recognise): operands stay in the
   //   caller's .param variables named by call_args/call_rets; st.param and ld.param execute.
-  // A lock instruction (kLock, kUnlock) is decoded as the global atomic it sends per thread,
-  // atom.global.cas.b32 (-1 -> the thread's id) or atom.global.exch.b32 (-1), and its outcome
-  // goes to the reconvergence unit (lock_stack); it has only the fused form.
+  // A lock instruction (kLock, kUnlock, kTryLock) is decoded as the global atomic it sends per
+  // thread, atom.global.cas.b32 (-1 -> the thread's id) or atom.global.exch.b32 (-1), and its
+  // outcome goes to the reconvergence unit (lock_stack); it has only the fused form. A try-lock
+  // takes its bound of attempts as src[0] and writes its result (1: acquired, 0: failed) to
+  // dst[0], performing the `folded` steps on it, as LDSLK does.
   IntrinsicOp lock_op = IntrinsicOp::kNone;
   HostCall host_call = HostCall::kNone;  // call: performed by the executor (callee -1)
   std::uint8_t span = 1;                 // PTX instructions this operation stands for

@@ -366,6 +366,7 @@ void Watchdog::build_report(Executor& ex, WarpTable& warps, const std::string& w
                          : it->call                                           ? "[call] "
                          : it->lock == simt::ReconvergenceEntry::Lock::kRetry ? "[lock-retry] "
                          : it->lock == simt::ReconvergenceEntry::Lock::kHeld  ? "[lock] "
+                         : it->lock == simt::ReconvergenceEntry::Lock::kTry   ? "[try-lock] "
                                                                               : "";
       st += fmt::format("      {}{}PC {} RPC {} mask {:#010x}", kind,
                         it->spilled ? "[in memory] " : "", where, rpc, it->mask);

@@ -44,8 +44,10 @@ struct ReconvergenceEntry {
   LaneMask mask = 0;
   bool call = false;  // a call entry (seed 004 sec. 2.2.3)
   // lock_stack (seed 004 ch. 4): a lock-retry (LR) entry holds the threads that sent a lock
-  // request, a lock (L) entry those that hold it; neither is popped by reconvergence.
-  enum class Lock : std::uint8_t { kNone, kRetry, kHeld };
+  // request, a lock (L) entry those that hold it; neither is popped by reconvergence. A try
+  // entry (TR, seed 004 sec. 9.2.2) holds the threads of a try-lock that still have attempts
+  // left; it pops when none are left.
+  enum class Lock : std::uint8_t { kNone, kRetry, kHeld, kTry };
   Lock lock = Lock::kNone;
   // Split-table units (multipath, aware, its): a split that may run, or a reconvergence-table
   // entry whose `pending` threads have not arrived yet (the rest of mask wait at pc).
@@ -106,6 +108,8 @@ struct SplitState {
                              // fill, an insertion latency or lock replies)
   bool branch_ready = true;  // a control instruction may issue now (AWARE: false while a table
                              // spill waits to leave the SM, seed 003 Fig. 7)
+  bool tick = true;          // a unit with TimedHooks: the SM's next tick runs TimedHooks::tick
+                             // and sends its requests (false: nothing to do, the SM skips it)
   bool operator==(const SplitState&) const = default;
 };
 
@@ -244,10 +248,7 @@ class IReconvergence {
   virtual SplitState current_state() const = 0;
   // Stores current_state() as the published state: the base calls it after every report and
   // hook; a unit's constructor calls it once, last.
-  void publish() {
-    state_ = current_state();
-    if (mirror_) *mirror_ = state_;
-  }
+  inline void publish();  // defined after TimedHooks
 
  private:
   friend class TimedHooks;
@@ -288,6 +289,19 @@ class TimedHooks {
     on_memory_reply(r);
     unit_.publish();
   }
+  // Bound by the timing SM while the warp holds a slot (nullptrs: unbound): `clock` is the SM's
+  // latest tick, which the unit reads between ticks; `work` is the SM's mask of units to tick,
+  // in which the unit sets `bit` whenever it publishes a state that asks for a tick
+  // (SplitState::tick), so the SM visits only units with something to do.
+  void bind(const Cycle* clock, std::uint64_t* work, std::uint64_t bit) {
+    clock_ = clock;
+    work_ = work;
+    work_bit_ = bit;
+    if (work_ && unit_.state().tick) *work_ |= work_bit_;
+  }
+  // False: next_event() is always kNever (the unit changes only when told), so the SM need not
+  // ask it when it decides how long to sleep.
+  virtual bool keeps_time() const { return true; }
 
  protected:
   explicit TimedHooks(IReconvergence* unit) : unit_(*unit) { unit->timed_ = this; }
@@ -298,10 +312,25 @@ class TimedHooks {
   virtual bool on_pop_request(UnitRequest& out) = 0;
   virtual void on_request_sent(std::uint64_t tag) = 0;
   virtual void on_memory_reply(const MemoryReply& r) = 0;
+  // The SM's latest tick (0 before a clock is bound: the functional model keeps no time).
+  Cycle clock() const { return clock_ ? *clock_ : 0; }
 
  private:
+  friend class IReconvergence;
+  void wake() {
+    if (work_) *work_ |= work_bit_;
+  }
   IReconvergence& unit_;
+  const Cycle* clock_ = nullptr;
+  std::uint64_t* work_ = nullptr;
+  std::uint64_t work_bit_ = 0;
 };
+
+inline void IReconvergence::publish() {
+  state_ = current_state();
+  if (mirror_) *mirror_ = state_;
+  if (timed_ && state_.tick) timed_->wake();
+}
 
 // Optional hook: lock instructions (seed 004 ch. 4-6; the lock_stack unit). Deriving from it
 // (constructed with `this`) makes locks() return it; a warp whose unit has none faults on
@@ -317,6 +346,12 @@ class TimedHooks {
 //   when its replies are back: they go on at next.
 // kLockNestedQueued: a nested lock while requests of the lock around it still wait in lock
 // queues, which deadlocks (seed 004 sec. 5.2.2); nothing was changed.
+// - try_lock_sent(pc, attempts): the active threads issued a try-lock (seed 004 sec. 9.2.2)
+//   with a bound of `attempts` tries (>= 1; kLockRetry for a retry); try_lock_replied(acquired,
+//   next) when every reply is back: `acquired` hold the lock; returns the lanes that failed for
+//   good (their attempts are spent): they leave the retry mechanism and every resolved thread
+//   (acquired or failed) goes on at next, where the program branches on the result. Lanes
+//   neither acquired nor failed retry. A try-lock is never queued (it fails at once).
 // Each call republishes the unit's state, as a report does.
 class LockHooks {
  public:
@@ -333,6 +368,16 @@ class LockHooks {
   void lock_granted(LaneMask replied, LaneMask acquired, Pc next) {
     on_lock_granted(replied, acquired, next);
     unit_.publish();
+  }
+  LockSend try_lock_sent(Pc pc, unsigned attempts) {
+    const LockSend s = on_try_lock_sent(pc, attempts);
+    unit_.publish();
+    return s;
+  }
+  LaneMask try_lock_replied(LaneMask acquired, Pc next) {
+    const LaneMask failed = on_try_lock_replied(acquired, next);
+    unit_.publish();
+    return failed;
   }
   bool unlock_sent() {
     const bool held = on_unlock_sent();
@@ -353,6 +398,8 @@ class LockHooks {
   virtual LockSend on_lock_sent(Pc pc) = 0;
   virtual void on_lock_replied(LaneMask acquired, Pc next) = 0;
   virtual void on_lock_granted(LaneMask replied, LaneMask acquired, Pc next) = 0;
+  virtual LockSend on_try_lock_sent(Pc pc, unsigned attempts) = 0;
+  virtual LaneMask on_try_lock_replied(LaneMask acquired, Pc next) = 0;
   virtual bool on_unlock_sent() = 0;
   virtual bool on_unlock(Pc next) = 0;
 

@@ -27,6 +27,8 @@ const config::PluginTable<Factory>& table() {
 }  // namespace
 
 UnitChoice reconvergence_choice(const std::string& impl, config::PluginParams params) {
+  // Keys the caller left out (a test naming just the unit) take their declared defaults.
+  params.fill_missing(table().defaults(impl));
   return UnitChoice{impl, table().row(impl).make, std::move(params), &table().stats(impl)};
 }
 

@@ -10,6 +10,8 @@
 // bh_tb with the lock instructions of seed 004 (Example 18, bh_tb_lockinst.cu; lock words in an
 // array of their own, one per child slot, -1 when free, on the lock_stack reconvergence unit);
 // it also reports how many critical sections ran and how many inserted nothing (Fig. 7.2).
+// bh_tb_trylock is the same with the try-lock instruction of seed 004 sec. 9.2.2
+// (bh_tb_trylock.cu: a failed try re-traverses, as the original's atomicCAS does).
 //
 // Validation runs the same algorithm on the CPU (bh_cpu.h). The octree does not depend on the
 // order of insertion, so the GPU tree is compared with the CPU tree node by node (shape, cell
@@ -44,13 +46,20 @@ constexpr float kDt = 0.025f;              // time step
 
 class BarnesHut final : public Workload {
  public:
-  BarnesHut(std::string name, Stage stage, bool mimd, bool lockinst = false)
-      : name_(std::move(name)), stage_(stage), mimd_(mimd), lockinst_(lockinst) {}
+  BarnesHut(std::string name, Stage stage, bool mimd, bool lockinst = false, bool trylock = false)
+      : name_(std::move(name)),
+        stage_(stage),
+        mimd_(mimd),
+        lockinst_(lockinst || trylock),
+        trylock_(trylock) {}
 
   std::string name() const override { return name_; }
   std::string description() const override {
     switch (stage_) {
       case Stage::kTreeBuild:
+        if (trylock_)
+          return "Barnes-Hut tree building TB with the try-lock instruction (seed 004 sec. "
+                 "9.2.2): a failed try re-traverses";
         if (lockinst_)
           return "Barnes-Hut tree building TB with the lock instructions (seed 004 Example 18)";
         return mimd_ ? "Barnes-Hut tree building TB, CPU-style spin lock: SIMT-deadlocks under "
@@ -82,6 +91,9 @@ class BarnesHut final : public Workload {
         {"threads", "threads per CTA (a power of two)", 64, 256, 256, 32, 256},
         {"seed", "body generator seed", 1, 1, 1, 0, INT32_MAX}};
     if (stage_ == Stage::kAll) p.push_back({"steps", "time steps", 1, 2, 2, 1, 1 << 20});
+    if (trylock_)
+      p.push_back({"attempts", "tries of each simtsync_try_lock before it fails (1: one attempt)",
+                   1, 1, 1, 1, 1 << 20});
     return p;
   }
 
@@ -132,7 +144,7 @@ class BarnesHut final : public Workload {
     Addr locks = 0, sections = 0;
     if (lockinst_) {
       locks = dev.upload(std::vector<std::int32_t>(nodes * 8, -1), "child-slot locks");
-      sections = dev.upload(std::vector<std::int32_t>(2, 0), "critical-section counts");
+      sections = dev.upload(std::vector<std::int32_t>(3, 0), "critical-section counts");
     }
     const int m = ctx.load("bh/bh.ptx");
     const Dim3 grid{ctas, 1, 1}, block{threads, 1, 1};
@@ -145,17 +157,12 @@ class BarnesHut final : public Workload {
         return {};
       if (lockinst_) {
         // A module of its own, loaded after the last bh.ptx kernel (see the sort below).
-        if (!ctx.launch(ctx.load("bh/bh_tb_lockinst.ptx"), "bh_tb_lockinst", grid, block,
-                        args()
-                            .add(px)
-                            .add(py)
-                            .add(pz)
-                            .add(mass)
-                            .add(child)
-                            .add(start)
-                            .add(g)
-                            .add(locks)
-                            .add(sections)))
+        func::KernelArgs a =
+            args().add(px).add(py).add(pz).add(mass).add(child).add(start).add(g).add(locks).add(
+                sections);
+        if (trylock_) a.add(static_cast<int>(ctx.param("attempts")));
+        const char* kernel = trylock_ ? "bh_tb_trylock" : "bh_tb_lockinst";
+        if (!ctx.launch(ctx.load(fmt::format("bh/{}.ptx", kernel)), kernel, grid, block, a))
           return {};
         break;  // tree building only
       }
@@ -224,7 +231,8 @@ class BarnesHut final : public Workload {
     if (stage_ == Stage::kTreeBuild) {
       std::string diff = bh::compare_trees(got, want, false, 1e-6f);
       if (!diff.empty()) return {false, diff};
-      if (lockinst_) return validate_lockinst(ctx, nbodies, cells, gg.maxdepth, locks, sections);
+      if (lockinst_)
+        return validate_lockinst(ctx, nbodies, cells, gg.maxdepth, locks, sections, trylock_);
       return {true, fmt::format("{} bodies, {} cells, octree equals the CPU octree (depth {})",
                                 nbodies, cells, gg.maxdepth)};
     }
@@ -297,7 +305,7 @@ class BarnesHut final : public Workload {
   // bh_tb_lockinst, after the tree compared equal: every lock is free again; the critical
   // sections (each thread's, summed by the kernel) go into the notes and the message.
   static Validation validate_lockinst(WorkloadContext& ctx, int nbodies, int cells, int depth,
-                                      Addr locks, Addr sections) {
+                                      Addr locks, Addr sections, bool trylock) {
     auto& dev = ctx.device();
     const std::size_t slots = (static_cast<std::size_t>(bh::nodes_for(nbodies)) + 1) * 8;
     const auto lock = dev.download<std::int32_t>(locks, slots);
@@ -306,7 +314,7 @@ class BarnesHut final : public Workload {
         return {false, fmt::format("the lock of child slot {} (cell {}, octant {}) is held by "
                                    "thread {}",
                                    s, s / 8, s % 8, lock[s])};
-    const auto cs = dev.download<std::int32_t>(sections, 2);
+    const auto cs = dev.download<std::int32_t>(sections, 3);
     // Every body is inserted in exactly one critical section.
     if (cs[0] - cs[1] != nbodies)
       return {false, fmt::format("{} critical sections of which {} inserted nothing, but {} "
@@ -314,6 +322,7 @@ class BarnesHut final : public Workload {
                                  cs[0], cs[1], nbodies)};
     ctx.notes().push_back(fmt::format("critical_sections={}", cs[0]));
     ctx.notes().push_back(fmt::format("critical_sections_no_insert={}", cs[1]));
+    if (trylock) ctx.notes().push_back(fmt::format("try_lock_failures={}", cs[2]));
     return {true,
             fmt::format("{} bodies, {} cells, octree equals the CPU octree (depth {}); {} "
                         "critical sections, {} inserted nothing ({:.1f}%)",
@@ -323,7 +332,8 @@ class BarnesHut final : public Workload {
   std::string name_;
   Stage stage_;
   bool mimd_;
-  bool lockinst_;
+  bool lockinst_;  // bh_tb_lockinst or bh_tb_trylock
+  bool trylock_;   // bh_tb_trylock
 };
 
 }  // namespace
@@ -336,6 +346,9 @@ std::unique_ptr<Workload> make_bh_tb() {
 }
 std::unique_ptr<Workload> make_bh_tb_lockinst() {
   return std::make_unique<BarnesHut>("bh_tb_lockinst", Stage::kTreeBuild, false, true);
+}
+std::unique_ptr<Workload> make_bh_tb_trylock() {
+  return std::make_unique<BarnesHut>("bh_tb_trylock", Stage::kTreeBuild, false, false, true);
 }
 std::unique_ptr<Workload> make_bh_tb_mimd() {
   return std::make_unique<BarnesHut>("bh_tb_mimd", Stage::kTreeBuild, true);

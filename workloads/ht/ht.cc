@@ -4,7 +4,8 @@
 // names, every lock free. ht uses the SIMT-compliant lock (ht.cu); ht_mimd the MIMD lock loop
 // (ht_mimd.cu), which must SIMT-deadlock under the IPDOM stack and validates under
 // forward-progress scheduling; ht_lockinst the lock instructions of seed 004 (ht_lockinst.cu,
-// lock words -1 when free, run on the lock_stack reconvergence unit); ht_backoff_fixed,
+// lock words -1 when free, run on the lock_stack reconvergence unit); ht_trylock its try-lock
+// instruction (sec. 9.2.2, ht_trylock.cu); ht_backoff_fixed,
 // ht_backoff_exp and ht_nanosleep ht's lock with a software back-off after each failed attempt
 // (seed 000 Fig. 3; framework/backoff.h).
 #include <fmt/format.h>
@@ -35,6 +36,7 @@ struct Variant {
   // lock instructions, which also need the lock_stack reconvergence unit.
   std::int32_t lock_free = 0;
   Backoff backoff = Backoff::kNone;  // software back-off: more kernel arguments and parameters
+  bool trylock = false;  // the try-lock instruction: an `attempts` parameter and argument
 };
 
 class HashTable final : public Workload {
@@ -57,6 +59,9 @@ class HashTable final : public Workload {
                                 {"per_thread", "insertions per thread", 2, 4, 80, 1, 1 << 16},
                                 {"seed", "key generator seed", 1, 1, 1, 0, INT32_MAX}};
     for (ParamSpec& b : backoff_params(v_.backoff)) p.push_back(std::move(b));
+    if (v_.trylock)
+      p.push_back({"attempts", "tries of each simtsync_try_lock before it fails (1: one attempt)",
+                   1, 1, 1, 1, 1 << 20});
     return p;
   }
   Validation run(WorkloadContext& ctx) const override {
@@ -83,6 +88,7 @@ class HashTable final : public Workload {
         .add(static_cast<int>(buckets))
         .add(static_cast<int>(per));
     add_backoff_args(args, v_.backoff, ctx);
+    if (v_.trylock) args.add(static_cast<int>(ctx.param("attempts")));
     if (!ctx.launch(m, v_.kernel, {ctas, 1, 1}, {threads, 1, 1}, args)) return {};
 
     auto entries = dev.download<DevEntry>(pool, total);
@@ -140,6 +146,21 @@ std::unique_ptr<Workload> make_ht_lockinst() {
   return std::make_unique<HashTable>(
       Variant{"ht_lockinst", "ht with the lock instructions of seed 004 (lock_stack unit)",
               "ht/ht_lockinst.ptx", "ht_insert_lockinst", 4, 64, -1});
+}
+
+// The try-lock instruction of seed 004 sec. 9.2.2 (simtsync_try_lock, `attempts` tries), ht's
+// sizes.
+std::unique_ptr<Workload> make_ht_trylock() {
+  Variant v{"ht_trylock",
+            "ht with the try-lock instruction of seed 004 sec. 9.2.2 (lock_stack unit): a failed "
+            "try goes round the insertion loop",
+            "ht/ht_trylock.ptx",
+            "ht_insert_trylock",
+            4,
+            64,
+            -1};
+  v.trylock = true;
+  return std::make_unique<HashTable>(v);
 }
 
 // ht with a software back-off after each failed lock attempt (seed 000 Fig. 3), ht's sizes.

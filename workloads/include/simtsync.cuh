@@ -113,3 +113,25 @@ extern "C" __device__ __noinline__ void simtsync_lock(int* p) {
 extern "C" __device__ __noinline__ void simtsync_unlock(int* p) {
   asm volatile("trap;" ::"l"(p) : "memory");
 }
+
+// Try-lock instruction (seed 004 sec. 9.2.2, the thesis's future work): like simtsync_lock, but
+// a thread gives up after `attempts` tries (1: a single attempt, as Barnes-Hut's atomicCAS
+// tree build does) and goes on with false instead of waiting in the lock-retry loop:
+//
+//   if (simtsync_try_lock(p, 1)) {  // true: this thread holds *p
+//     ... critical section ...
+//     simtsync_unlock(p);
+//   } else {
+//     ... the alternate path (e.g. re-traverse and try again later) ...
+//   }
+//
+// The threads that took the lock wait (holding it) until the warp's other threads have
+// acquired or spent their attempts; then the whole warp goes on after the try-lock with its
+// results. A try-lock never waits in a lock queue (it fails at once). `attempts` must be the
+// same for every thread of the warp. Release a try-held lock with simtsync_unlock, innermost
+// lock first. One instruction, decoded like simtsync_lock; the body traps on a real GPU.
+extern "C" __device__ __noinline__ unsigned long long simtsync_try_lock(int* p, int attempts) {
+  unsigned long long r;
+  asm volatile("trap; mov.u64 %0, 0;" : "=l"(r) : "l"(p), "r"(attempts) : "memory");
+  return r;
+}

@@ -111,10 +111,15 @@ int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threa
     ws.cta_slot = cta_slot;
     ws.age = age + k;
     ws.fetch_pc = ws.warp->simt->pc();
-    if (ws.warp->simt->timed())
-      timed_units_ |= std::uint64_t{1} << s;
-    else
-      timed_units_ &= ~(std::uint64_t{1} << s);
+    const std::uint64_t bit = std::uint64_t{1} << s;
+    unit_work_ &= ~bit;
+    clock_units_ &= ~bit;
+    timed_units_ &= ~bit;
+    if (simt::TimedHooks* unit = ws.warp->simt->timed()) {
+      timed_units_ |= bit;
+      if (unit->keeps_time()) clock_units_ |= bit;
+      unit->bind(&last_now_, &unit_work_, bit);
+    }
     cs->warp_slots.push_back(static_cast<int>(s));
     update_fetch_bit(static_cast<int>(s));
     ++k;
@@ -235,7 +240,7 @@ bool Sm::tick(Cycle now) {
   last_now_ = now;
   if (live_ctas_ == 0) return false;
   ++stats_.active_cycles;
-  if (timed_units_) tick_units(now);
+  if (unit_work_) tick_units(now);
   const std::size_t wb_before = wb_.size();
   writeback(now);
   const bool progressed_wb = wb_.size() != wb_before;
@@ -254,7 +259,7 @@ Cycle Sm::next_event(Cycle now) const {
   // A policy that holds warps back says when it may offer them; a unit that keeps time says
   // when its state changes.
   for (const auto& sc : scheds_) t = std::min(t, std::max(sc->next_event(now), now + 1));
-  for (std::uint64_t m = timed_units_; m != 0; m &= m - 1) {
+  for (std::uint64_t m = clock_units_; m != 0; m &= m - 1) {
     const WarpSlot& ws = slots_[static_cast<size_t>(std::countr_zero(m))];
     if (ws.warp && ws.warp->simt)
       t = std::min(t, std::max(ws.warp->simt->timed()->next_event(now), now + 1));
@@ -300,6 +305,13 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
       rep.from_unit = true;
       rep.tag = r.unit_tag;
       unit->memory_reply(rep);
+      // A warp held after a lock instruction's replies until its unit was ready (a finite lock
+      // stack filling the entries the unlock reached): the fill ends the wait.
+      const auto slot = static_cast<unsigned>(r.warp_slot);
+      if ((lock_wait_ >> slot & 1) && slots_[slot].warp->simt->ready()) {
+        blocked_ &= ~(std::uint64_t{1} << slot);
+        note_ready(now);
+      }
     }
     return;
   }
@@ -400,7 +412,9 @@ simt::TimedHooks* Sm::request_unit(const mem::MemRequest& r) const {
 }
 
 void Sm::tick_units(Cycle now) {
-  for (std::uint64_t m = timed_units_; m != 0; m &= m - 1) {
+  // Only units that asked for a tick (their bit in unit_work_, set as they publish); a unit
+  // whose state no longer asks leaves the mask.
+  for (std::uint64_t m = unit_work_ & timed_units_; m != 0; m &= m - 1) {
     const int s = std::countr_zero(m);
     WarpSlot& ws = slots_[static_cast<size_t>(s)];
     if (!ws.warp || !ws.warp->simt) continue;
@@ -421,6 +435,7 @@ void Sm::tick_units(Cycle now) {
       r.issued = now;
       unit_queue_.push_back(r);
     }
+    if (!hot_[static_cast<size_t>(s)].split.tick) unit_work_ &= ~(std::uint64_t{1} << s);
   }
 }
 
@@ -449,7 +464,10 @@ void Sm::reset_slot(int s) {
   if (func::Warp* w = slots_[static_cast<size_t>(s)].warp) {
     w->simt->mirror_to(nullptr);
     w->state.mirror_to(nullptr);
+    if (w->simt && w->simt->timed()) w->simt->timed()->bind(nullptr, nullptr, 0);
   }
+  unit_work_ &= ~(std::uint64_t{1} << s);
+  clock_units_ &= ~(std::uint64_t{1} << s);
   hot_[static_cast<size_t>(s)] = HotWarp{};
   slots_[static_cast<size_t>(s)] = WarpSlot{};
   atomic_loops_[static_cast<size_t>(s)] = AtomicLoop{};

@@ -260,6 +260,8 @@ class Sm final : public sched::IWarpView {
   std::vector<Addr> ifill_inflight_;  // requested, not back yet
   std::vector<mem::MemRequest> unit_queue_;  // reconvergence units' requests to send, in order
   std::uint64_t timed_units_ = 0;            // slots whose reconvergence unit keeps time or memory
+  std::uint64_t clock_units_ = 0;            // of those, units whose next_event() can be < kNever
+  std::uint64_t unit_work_ = 0;  // units that asked for a tick (TimedHooks::bind; tick_units)
   bool woken_ = false;
   Cycle last_now_ = 0;  // the cycle of the latest tick (for events outside tick)
   bool ldst_refused_ = false;                // the memory port refused the queue head ...

@@ -59,7 +59,8 @@ TEST(Ssde, EveryKernelReanalysesCleanAndUnflaggedOnesAreUnchanged) {
   // leaf's lock is flagged falsely and would park lanes holding the lock after the enclosing
   // loop (refused); and the lock-instruction kernels, whose transform would leave the
   // enclosing lock loop entered other than through its header, out of the checks' sight (left
-  // unchanged; bh_tb_lockinst's transformed kernel inserted bodies twice on lock_stack).
+  // unchanged; bh_tb_lockinst's transformed kernel inserted bodies twice on lock_stack), and
+  // bh_tb_trylock, the same tree build with the try-lock instruction.
   const std::string hidden = "whose exit reads memory, entered other than through its header";
   const std::map<std::string, std::vector<std::string>> expected = {
       {"issue13_spin_O0G.ptx", {"in a called function"}},
@@ -75,6 +76,11 @@ TEST(Ssde, EveryKernelReanalysesCleanAndUnflaggedOnesAreUnchanged) {
         "loop $L__BB2_2 (bh_tb_lockinst.cu:36), " +
             hidden,
         "bh_tb_lockinst: loop $L__BB2_11 (bh_tb_lockinst.cu:65): transforming it"}},
+      {"bh_tb_trylock.ptx",
+       {"bh_tb_trylock: loop $L__BB2_5 (bh_tb_trylock.cu:40): transforming it would leave "
+        "loop $L__BB2_2 (bh_tb_trylock.cu:29), " +
+            hidden,
+        "bh_tb_trylock: loop $L__BB2_12 (bh_tb_trylock.cu:58): transforming it"}},
   };
   for (const auto& p : all_ptx()) {
     SCOPED_TRACE(p.string());

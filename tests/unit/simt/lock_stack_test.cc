@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "simt/impl/lock_stack_spill.h"
+
 namespace simtsync::simt {
 namespace {
 
@@ -24,6 +26,7 @@ std::string dump(const IReconvergence& s) {
                   static_cast<unsigned long long>(e.pc), static_cast<unsigned long long>(e.mask),
                   e.lock == Lock::kRetry  ? "LR"
                   : e.lock == Lock::kHeld ? "L"
+                  : e.lock == Lock::kTry  ? "TR"
                                           : "-");
     out += buf;
   }
@@ -156,6 +159,212 @@ TEST(LockStack, UnlockWithoutALockIsRefused) {
   IpdomStack plain(A, 0xFF);
   EXPECT_EQ(plain.locks(), nullptr);  // units without lock semantics have no lock hooks
   EXPECT_EQ(s.locks(), static_cast<LockHooks*>(&s));
+}
+
+// Try-locks (seed 004 sec. 9.2.2). The thesis's own case, sec. 6.5.1: threads X (lane 0) and Y
+// (lane 1) both pass the availability check of the same leaf; X takes the lock. With a
+// blocking lock Y would wait in the retry loop and then insert into a node that is no longer a
+// leaf; with a try-lock Y fails at once and re-traverses (the alternate path).
+TEST(LockStack, TryLockSingleAttemptSendsTheLoserToItsAlternatePath) {
+  // A: ok = try_lock(leaf, 1); B: if (!ok) goto E; C: insert; D: unlock; E: re-traverse.
+  LockStack s(A, 0x3);
+  ASSERT_EQ(s.try_lock_sent(A, 1), LockHooks::kLockFirst);
+  EXPECT_FALSE(s.ready());
+  EXPECT_EQ(dump(s), st({"100:03:-", "100:03:TR"}));
+  // X got it, Y did not: with its one attempt spent Y leaves the retry mechanism.
+  EXPECT_EQ(s.try_lock_replied(0x1, B), 0x2u);
+  EXPECT_TRUE(s.ready());
+  EXPECT_EQ(dump(s), st({"108:03:-"}));  // both go on after the try-lock with their results
+  EXPECT_EQ(s.try_held(0), 1u);
+  EXPECT_EQ(s.try_held(1), 0u);
+  EXPECT_EQ(s.lock_counter(), 0u);  // no lock-retry entry stays behind
+  // The program branches on the result: Y to E, X into the critical section.
+  s.branch(0x2, E, C, E);
+  EXPECT_EQ(s.active(), 0x1u);
+  EXPECT_EQ(s.pc(), C);
+  s.advance(D);
+  ASSERT_TRUE(s.unlock_sent());  // X releases its try-held lock: an ordinary instruction
+  ASSERT_TRUE(s.unlock(E));
+  EXPECT_EQ(s.try_held(0), 0u);
+  EXPECT_EQ(dump(s), st({"120:03:-"}));  // reconverged at E
+  EXPECT_EQ(s.counter(LockStack::kTryInsts), 1u);
+  EXPECT_EQ(s.counter(LockStack::kTryRequests), 2u);
+  EXPECT_EQ(s.counter(LockStack::kTryAcquired), 1u);
+  EXPECT_EQ(s.counter(LockStack::kTryFailed), 1u);
+  EXPECT_EQ(s.counter(LockStack::kPushes), 0u);
+  // Y, having re-traversed, holds nothing: its unlock would be refused.
+  s.branch(0x1, G, F, G);
+  EXPECT_EQ(s.active(), 0x2u);
+  EXPECT_FALSE(s.unlock_sent());
+}
+
+TEST(LockStack, TryLockRetriesUpToItsBoundOfAttempts) {
+  LockStack s(A, 0xFF);
+  ASSERT_EQ(s.try_lock_sent(A, 3), LockHooks::kLockFirst);
+  EXPECT_EQ(s.try_lock_replied(0xF0, B), 0u);  // attempt 1: four took it, the rest retry
+  EXPECT_EQ(dump(s), st({"100:ff:-", "100:0f:TR"}));
+  EXPECT_EQ(s.active(), 0x0Fu);  // the holders wait below the try entry
+  EXPECT_EQ(s.pc(), A);
+  ASSERT_EQ(s.try_lock_sent(A, 3), LockHooks::kLockRetry);
+  EXPECT_EQ(s.try_lock_replied(0x03, B), 0u);  // attempt 2
+  ASSERT_EQ(s.try_lock_sent(A, 3), LockHooks::kLockRetry);
+  EXPECT_EQ(s.try_lock_replied(0x00, B), 0x0Cu);  // attempt 3, the last: two fail
+  EXPECT_EQ(dump(s), st({"108:ff:-"}));
+  EXPECT_EQ(s.counter(LockStack::kTryInsts), 3u);
+  EXPECT_EQ(s.counter(LockStack::kTryRetries), 2u);
+  EXPECT_EQ(s.counter(LockStack::kTryRequests), 8u + 4u + 2u);
+  EXPECT_EQ(s.counter(LockStack::kTryAcquired), 6u);
+  EXPECT_EQ(s.counter(LockStack::kTryFailed), 2u);
+  // Everyone acquiring ends the try-lock before its bound.
+  LockStack t(A, 0xFF);
+  t.try_lock_sent(A, 5);
+  EXPECT_EQ(t.try_lock_replied(0xFF, B), 0u);
+  EXPECT_EQ(dump(t), st({"108:ff:-"}));
+}
+
+TEST(LockStack, TryLockInsideACriticalSectionAndALockInsideATryLock) {
+  // A lock X; B try_lock Y; C if (!ok) goto E; D unlock Y; E unlock X; F after.
+  LockStack s(A, 0x3);
+  s.lock_sent(A);
+  s.lock_replied(0x3, B);
+  ASSERT_EQ(s.try_lock_sent(B, 1), LockHooks::kLockFirst);
+  EXPECT_EQ(dump(s), st({"100:03:-", "100:03:LR", "108:03:L", "108:03:TR"}));
+  EXPECT_EQ(s.try_lock_replied(0x1, C), 0x2u);
+  EXPECT_EQ(dump(s), st({"100:03:-", "100:03:LR", "110:03:L"}));
+  s.branch(0x2, E, D, E);
+  ASSERT_TRUE(s.unlock_sent());  // lane 0's innermost lock is the try-held Y
+  ASSERT_TRUE(s.unlock(E));
+  EXPECT_EQ(s.try_held(0), 0u);
+  EXPECT_EQ(dump(s), st({"100:03:-", "100:03:LR", "120:03:L"}));
+  ASSERT_TRUE(s.unlock_sent());  // both release X: the blocking lock's rules
+  ASSERT_TRUE(s.unlock(F));
+  EXPECT_EQ(dump(s), st({"128:03:-"}));
+  // The other order: a try-held lock around a blocking one.
+  LockStack u(A, 0x1);
+  u.try_lock_sent(A, 1);
+  u.try_lock_replied(0x1, B);
+  u.lock_sent(B);
+  u.lock_replied(0x1, C);
+  ASSERT_TRUE(u.unlock_sent());  // the innermost, blocking lock
+  ASSERT_TRUE(u.unlock(D));
+  EXPECT_EQ(u.try_held(0), 1u);
+  EXPECT_EQ(dump(u), st({"118:01:-"}));
+  ASSERT_TRUE(u.unlock_sent());  // then the try-held one
+  ASSERT_TRUE(u.unlock(E));
+  EXPECT_EQ(u.try_held(0), 0u);
+  EXPECT_EQ(dump(u), st({"120:01:-"}));
+}
+
+// A finite stack (seed 004 sec. 7.3): two hardware entries; the rest in memory.
+struct Memory {
+  std::vector<UnitRequest> sent;
+  // Sends every request waiting in the unit's outbox; returns how many.
+  unsigned drain(SpillingLockStack& s) {
+    unsigned n = 0;
+    UnitRequest q;
+    while (s.timed()->pop_request(q)) {
+      s.timed()->request_sent(q.tag);
+      sent.push_back(q);
+      ++n;
+    }
+    return n;
+  }
+  void answer(SpillingLockStack& s) {
+    for (const UnitRequest& q : sent) {
+      if (q.write) continue;
+      MemoryReply r;
+      r.from_unit = true;
+      r.tag = q.tag;
+      s.timed()->memory_reply(r);
+    }
+    sent.clear();
+  }
+};
+
+TEST(LockStack, FiniteStackSpillsLockEntriesAndFillsThemBack) {
+  // Example 9 inside a divergent branch: the branch's entries, LR and L make four entries, two
+  // past a two-entry hardware stack.
+  SpillingLockStack s(A, 0xFF, 2, 16);
+  Memory mem;
+  EXPECT_NE(s.timed(), nullptr);
+  Cycle clock = 0;         // the SM's latest tick, which the unit reads between ticks
+  std::uint64_t work = 0;  // the SM's mask of units to tick
+  s.timed()->bind(&clock, &work, 4);
+  EXPECT_FALSE(s.timed()->keeps_time());
+  EXPECT_FALSE(s.state().tick);  // nothing to send: the SM does not tick the unit
+  EXPECT_EQ(work, 0u);
+  s.branch(0x0F, C, B, K);  // 0xF0 at B on top, 0x0F at C, the wait entry at K: 3 entries
+  EXPECT_EQ(s.in_memory(), 1u);
+  EXPECT_TRUE(s.state().tick);  // a spill to send: the unit sets its bit
+  EXPECT_EQ(work, 4u);
+  EXPECT_EQ(mem.drain(s), 1u);
+  EXPECT_FALSE(s.state().tick);
+  EXPECT_TRUE(mem.sent[0].write);
+  EXPECT_EQ(mem.sent[0].bytes, 16u);
+  EXPECT_TRUE(s.ready());  // a spill does not hold the warp
+  mem.sent.clear();
+  s.lock_sent(B);           // LR: 4 entries, 2 in memory
+  s.lock_replied(0xF0, C);  // L: 5 entries, 3 in memory
+  EXPECT_EQ(s.in_memory(), 3u);
+  EXPECT_EQ(mem.drain(s), 2u);
+  mem.sent.clear();
+  const auto e = s.entries();
+  ASSERT_EQ(e.size(), 5u);
+  EXPECT_TRUE(e[2].spilled);
+  EXPECT_FALSE(e[3].spilled);
+  s.advance(D);
+  clock = 10;
+  // Unlock clears the lock-retry entry (in hardware) and hands the PC to the entry below it,
+  // which is in memory: a traversal reads it back and the warp waits for it.
+  ASSERT_TRUE(s.unlock_sent());
+  ASSERT_TRUE(s.unlock(E));
+  EXPECT_GT(mem.drain(s), 0u);
+  EXPECT_FALSE(s.ready());
+  EXPECT_GT(s.fills_out(), 0u);
+  EXPECT_NE(s.report_note().find("filled from memory"), std::string::npos);
+  mem.answer(s);
+  EXPECT_TRUE(s.state().tick);  // the wait's end is noted at the next tick
+  clock = 25;
+  s.timed()->tick(25);
+  EXPECT_FALSE(s.state().tick);
+  EXPECT_TRUE(s.ready());
+  // The contents are exact whatever lives where: B's entry continues at E (Fig. 4.2).
+  EXPECT_EQ(s.pc(), E);
+  EXPECT_EQ(s.active(), 0xF0u);
+  EXPECT_GT(s.counter(LockStack::kSpills), 0u);
+  EXPECT_GT(s.counter(LockStack::kFills), 0u);
+  EXPECT_EQ(s.counter(LockStack::kFillStall), 15u);
+  EXPECT_EQ(s.counter(LockStack::kStackBytes),
+            16u * (s.counter(LockStack::kSpills) + s.counter(LockStack::kFills)));
+  EXPECT_EQ(s.counter(LockStack::kMaxDepth), 5u);
+  // The same steps on the unbounded stack leave the same entries.
+  LockStack u(A, 0xFF);
+  u.branch(0x0F, C, B, K);
+  u.lock_sent(B);
+  u.lock_replied(0xF0, C);
+  u.advance(D);
+  u.unlock_sent();
+  u.unlock(E);
+  EXPECT_EQ(dump(u), dump(s));
+  EXPECT_EQ(u.timed(), nullptr);
+}
+
+TEST(LockStack, FiniteStackFillsTheTopWhenPopsEmptyTheHardware) {
+  SpillingLockStack s(A, 0xFF, 1, 16);
+  Memory mem;
+  s.branch(0x0F, C, B, K);  // 3 entries, 2 in memory
+  EXPECT_EQ(s.in_memory(), 2u);
+  mem.drain(s);
+  mem.sent.clear();
+  s.advance(K);  // the top reaches K and pops: the 0x0F entry at C comes back
+  EXPECT_EQ(mem.drain(s), 1u);
+  EXPECT_FALSE(mem.sent[0].write);
+  EXPECT_FALSE(s.ready());
+  mem.answer(s);
+  EXPECT_TRUE(s.ready());
+  EXPECT_EQ(s.pc(), C);
+  EXPECT_EQ(s.active(), 0x0Fu);
+  EXPECT_EQ(s.in_memory(), 1u);
 }
 
 }  // namespace

@@ -244,9 +244,14 @@ TEST(PublishedState, UnitsOptIntoTheirHooks) {
     EXPECT_NE(unit->timed(), nullptr) << impl;
     EXPECT_EQ(unit->locks(), nullptr) << impl;
   }
+  // The lock stack keeps time and memory when finite (the default: 32 entries that spill).
   auto lock = choice({{u, "lock_stack"}}).create(P(0), 0x3);
-  EXPECT_EQ(lock->timed(), nullptr);
+  EXPECT_NE(lock->timed(), nullptr);
   EXPECT_NE(lock->locks(), nullptr);
+  auto unbounded =
+      choice({{u, "lock_stack"}, {"sm.reconvergence.stack_entries", "0"}}).create(P(0), 0x3);
+  EXPECT_EQ(unbounded->timed(), nullptr);
+  EXPECT_NE(unbounded->locks(), nullptr);
 }
 
 }  // namespace

@@ -41,10 +41,13 @@ TEST(UnitStats, EveryUnitCollectsExactlyWhatItDeclares) {
       EXPECT_THROW(made->collect(w), std::logic_error);
     }
   }
-  // The stack declares nothing; lock_stack keeps lock_entry_pushes.
+  // The stack declares nothing; lock_stack keeps lock_entry_pushes, the try-lock and the
+  // finite-stack counters.
   EXPECT_TRUE(reconvergence_stats("ipdom_stack").empty());
-  ASSERT_EQ(reconvergence_stats("lock_stack").size(), 1u);
+  ASSERT_EQ(reconvergence_stats("lock_stack").size(), 11u);
   EXPECT_EQ(reconvergence_stats("lock_stack")[0].name, "lock_entry_pushes");
+  EXPECT_EQ(reconvergence_stats("lock_stack")[3].name, "try_lock_acquired");
+  EXPECT_EQ(reconvergence_stats("lock_stack")[6].name, "stack_spills");
 }
 
 func::LaunchResult run(const std::string& impl) {

@@ -239,6 +239,173 @@ TEST(LockInstructions, RunsAreDeterministic) {
   EXPECT_EQ(run_timing(p).result.cycles, run_timing(p).result.cycles);
 }
 
+// Try-locks (seed 004 sec. 9.2.2): the count kernel with simtsync_try_lock(p, attempts) in an
+// insertion loop, the critical section inside the loop (a failed try goes round again):
+//   while (!done) { if (simtsync_try_lock(&locks[k], n)) { ++counter[k]; unlock; done = 1; } }
+constexpr const char* kTryCountPtx = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .func (.param .b64 func_retval0) simtsync_try_lock(.param .b64 p, .param .b32 n)
+{ trap; ret; }
+.visible .func simtsync_unlock(.param .b64 p) { trap; ret; }
+.visible .entry trycount(.param .u64 trycount_param_0, .param .u64 trycount_param_1,
+                         .param .u32 trycount_param_2, .param .u32 trycount_param_3)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<9>;
+  ld.param.u64 %rd1, [trycount_param_0];
+  ld.param.u64 %rd2, [trycount_param_1];
+  ld.param.u32 %r1, [trycount_param_2];
+  ld.param.u32 %r9, [trycount_param_3];
+  cvta.to.global.u64 %rd3, %rd2;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mov.u32 %r4, %tid.x;
+  mad.lo.s32 %r5, %r2, %r3, %r4;
+  rem.s32 %r6, %r5, %r1;
+  mul.wide.s32 %rd4, %r6, 4;
+  add.s64 %rd5, %rd1, %rd4;
+  add.s64 %rd6, %rd3, %rd4;
+  mov.u32 %r10, 0;
+$L_loop:
+  {
+  .param .b64 param0;
+  st.param.b64 [param0+0], %rd5;
+  .param .b32 param1;
+  st.param.b32 [param1+0], %r9;
+  .param .b64 retval0;
+  call.uni (retval0), simtsync_try_lock, (param0, param1);
+  ld.param.b64 %rd7, [retval0+0];
+  }
+  setp.eq.s64 %p1, %rd7, 0;
+  @%p1 bra $L_latch;
+  ld.global.u32 %r7, [%rd6];
+  add.s32 %r8, %r7, 1;
+  st.global.u32 [%rd6], %r8;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0+0], %rd5;
+  call.uni simtsync_unlock, (param0);
+  }
+  mov.u32 %r10, 1;
+$L_latch:
+  setp.eq.s32 %p2, %r10, 0;
+  @%p2 bra $L_loop;
+  ret;
+}
+)";
+
+func::LaunchResult run_trycount(func::Device& dev, unsigned ctas, unsigned threads, int attempts,
+                                std::vector<std::int32_t>* counters = nullptr) {
+  const Addr locks = dev.upload(std::vector<std::int32_t>(kLocks, -1));
+  const Addr count = dev.upload(std::vector<std::int32_t>(kLocks, 0));
+  const int m = dev.load_module(ptx::parse_module(kTryCountPtx, "trycount.ptx"));
+  func::LaunchResult r =
+      dev.launch(m, "trycount", {ctas, 1, 1}, {threads, 1, 1},
+                 func::KernelArgs().add(locks).add(count).add(int{kLocks}).add(attempts));
+  if (counters) *counters = dev.download<std::int32_t>(count, kLocks);
+  for (std::int32_t l : dev.download<std::int32_t>(locks, kLocks)) EXPECT_EQ(l, -1);
+  return r;
+}
+
+TEST(TryLockInstruction, DecodesToOneInstructionWithItsResultAndBound) {
+  func::GlobalMemory mem;
+  const ptx::Module mod = ptx::parse_module(kTryCountPtx, "trycount.ptx");
+  const func::Program prog(mod, mem);
+  const func::DecodedFunction& k = *prog.kernel("trycount");
+  const func::ExecInst* t = nullptr;
+  for (const auto& e : k.code)
+    if (e.lock_op == func::IntrinsicOp::kTryLock && e.mem.base != func::MemRef::Base::kNone) t = &e;
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->op, ptx::Opcode::kAtom);
+  EXPECT_EQ(t->a.op, ptx::Mod::kCasOp);
+  EXPECT_EQ(t->nsrc, 1u);  // the bound of attempts
+  EXPECT_EQ(t->ndst, 2u);  // the packed result and the folded setp's predicate
+  EXPECT_EQ(t->folded.size(), 1u);
+  EXPECT_EQ(t->span, 5u);  // st.param x2, call, ld.param, setp
+}
+
+TEST(TryLockInstruction, OneWarpSingleAttemptFailuresGoRoundTheLoop) {
+  // One warp, 8 locks of 4 lanes each: every round the lowest waiting lane of each lock takes
+  // it and the other lanes fail at once (seed 004 sec. 6.5.1: "fail ... on the first attempt").
+  func::DeviceOptions o;
+  o.reconvergence = simt::reconvergence_choice("lock_stack");
+  func::Device dev(o);
+  std::vector<std::int32_t> c;
+  const func::LaunchResult r = run_trycount(dev, 1, 32, 1, &c);
+  ASSERT_TRUE(r.completed) << r.watchdog_report;
+  for (std::int32_t v : c) EXPECT_EQ(v, 4);
+  const func::UnitCounters& u = r.stats.reconvergence;
+  EXPECT_EQ(u.get("try_lock_instructions"), 4u);
+  EXPECT_EQ(u.get("try_lock_attempts"), 32u + 24u + 16u + 8u);
+  EXPECT_EQ(u.get("try_lock_acquired"), 32u);
+  EXPECT_EQ(u.get("try_lock_failed"), 24u + 16u + 8u);
+  EXPECT_EQ(u.get("try_lock_retries"), 0u);
+  EXPECT_EQ(u.get("lock_entry_pushes"), 0u);  // no L entries: try-held locks need none
+  EXPECT_EQ(r.stats.lock_requests, 80u);
+  EXPECT_EQ(r.stats.unlock_instructions, 4u);
+}
+
+TEST(TryLockInstruction, OneWarpTwoAttemptsRetryAgainstHoldingWarpMates) {
+  // With two attempts the losers retry at once, but the holders are their own warp-mates,
+  // waiting below the try entry: the retry fails too (the cost of holding while others try).
+  func::DeviceOptions o;
+  o.reconvergence = simt::reconvergence_choice("lock_stack");
+  func::Device dev(o);
+  std::vector<std::int32_t> c;
+  const func::LaunchResult r = run_trycount(dev, 1, 32, 2, &c);
+  ASSERT_TRUE(r.completed) << r.watchdog_report;
+  for (std::int32_t v : c) EXPECT_EQ(v, 4);
+  const func::UnitCounters& u = r.stats.reconvergence;
+  EXPECT_EQ(u.get("try_lock_instructions"), 7u);
+  EXPECT_EQ(u.get("try_lock_retries"), 3u);
+  EXPECT_EQ(u.get("try_lock_attempts"), 128u);
+  EXPECT_EQ(u.get("try_lock_failed"), 48u);
+}
+
+TEST(TryLockInstruction, TimingManyWarpsAndNeverQueued) {
+  for (const char* mode : {"off", "ideal"}) {
+    TimingGpu gpu(gtx480({{"mem.lock_queue.mode", mode}}));
+    func::DeviceOptions o;
+    o.reconvergence = simt::reconvergence_choice("lock_stack");
+    func::Device dev(o);
+    dev.set_backend(&gpu);
+    std::vector<std::int32_t> c;
+    const func::LaunchResult r = run_trycount(dev, kCtas, kThreads, 1, &c);
+    ASSERT_TRUE(r.completed) << r.watchdog_report;
+    for (std::int32_t v : c) EXPECT_EQ(v, static_cast<int>(kCtas * kThreads / kLocks)) << mode;
+    const func::UnitCounters& u = r.stats.reconvergence;
+    EXPECT_EQ(u.get("try_lock_acquired"), kCtas * kThreads);
+    // One attempt each: every request either took its lock or failed for good.
+    EXPECT_EQ(u.get("try_lock_attempts"), u.get("try_lock_acquired") + u.get("try_lock_failed"));
+    EXPECT_GT(u.get("try_lock_failed"), 0u);
+    EXPECT_EQ(mem::unit_stat(gpu.totals().hier, "lock_queue", "parked"), 0u) << mode;
+  }
+}
+
+// A finite reconvergence stack (seed 004 sec. 7.3): the count kernel's E0, LR and L entries do
+// not fit in two; the spills and fills go through the memory hierarchy and cost time.
+TEST(LockInstructions, FiniteStackSpillsThroughMemoryAndStillCounts) {
+  const CountRun unbounded = run_timing(gtx480({{"sm.reconvergence.stack_entries", "0"}}));
+  const CountRun deep = run_timing(gtx480({}));  // the default, 32 entries
+  const CountRun shallow = run_timing(gtx480({{"sm.reconvergence.stack_entries", "2"}}));
+  expect_counted(shallow);
+  const func::UnitCounters& u = shallow.result.stats.reconvergence;
+  EXPECT_GT(u.get("stack_spills"), 0u);
+  EXPECT_GT(u.get("stack_fills"), 0u);
+  EXPECT_EQ(u.get("stack_memory_bytes"), 16 * (u.get("stack_spills") + u.get("stack_fills")));
+  EXPECT_GT(u.get("stack_fill_stall_cycles"), 0u);
+  EXPECT_EQ(u.get("stack_max_depth"), 3u);
+  // The fills cost time (stall cycles above); under this much contention a warp delayed by
+  // them also retries less, so the total moves either way (here it is slightly shorter).
+  EXPECT_NE(shallow.result.cycles, unbounded.result.cycles);
+  // Deep enough that nothing spills: the unbounded stack's cycles exactly.
+  EXPECT_EQ(deep.result.stats.reconvergence.get("stack_spills"), 0u);
+  EXPECT_EQ(deep.result.cycles, unbounded.result.cycles);
+}
+
 // The queue table on its own: hand-over in arrival order.
 TEST(LockQueueTable, HandsTheLockOverInArrivalOrder) {
   mem::LockQueueParams p;
