@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Seed 000 Fig. 16b's "Ideal Block Inst. Count" from the recorded ht_contention_ideal sweep:
+
+    scripts/ht_ideal_count.py [--results docs/results/ht_contention_ideal]
+
+Reads metrics.csv (written by `simtsync report ht_contention_ideal`) and writes ideal.csv, one
+row per bucket count, and prints it as a Markdown table. Per bucket count:
+- lrr_*, bows_*: ht's warp / thread instructions under LRR and BOWS over LRR;
+- ideal_*_lrr, ideal_*_bows: the same minus the lock-retry instructions of that run (the
+  instructions of failed lock-loop iterations, stats.gpu.sync_status.lock_retry_*): ht with
+  every lock taken on its first attempt. Warp figures are an upper bound on the ideal count
+  (a warp pass in which some lanes took their lock counts as useful), thread figures exact;
+- lockq_*: ht_lockinst (seed 004's lock instructions) with the ideal lock queue, where no
+  thread retries; lockinst_*: the same kernel without the queue;
+- savings ratios: LRR / ideal (what an ideal queuing lock saves over LRR), BOWS / ideal (the
+  overhead of BOWS against it, the gap between Fig. 16b's two curves) and LRR / BOWS.
+Python 3 standard library only; no simulator run.
+"""
+import argparse
+import csv
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--results", default=os.path.join(ROOT, "docs", "results",
+                                                       "ht_contention_ideal"))
+    a = ap.parse_args()
+    with open(os.path.join(a.results, "metrics.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    by = {}
+    for r in rows:
+        if r["status"] != "ok":
+            sys.exit(f"{r['point']}: status {r['status']} ({r['reason']})")
+        by[(r["workload"], r["policy"], int(r["workload.buckets"]))] = r
+    out = []
+    for b in sorted({k[2] for k in by}):
+        def v(w, p, m):
+            return float(by[(w, p, b)][m])
+        o = {"buckets": b}
+        for tag, pol in (("lrr", "lrr"), ("bows", "bows_lrr")):
+            o[f"{tag}_warp"] = v("ht", pol, "instructions")
+            o[f"{tag}_thread"] = v("ht", pol, "thread_instructions")
+            o[f"{tag}_retry_warp"] = v("ht", pol, "retry_warp")
+            o[f"{tag}_retry_thread"] = v("ht", pol, "retry_thread")
+            o[f"ideal_warp_{tag}"] = o[f"{tag}_warp"] - o[f"{tag}_retry_warp"]
+            o[f"ideal_thread_{tag}"] = o[f"{tag}_thread"] - o[f"{tag}_retry_thread"]
+        o["lockq_warp"] = v("ht_lockinst", "lrr_lockq", "instructions")
+        o["lockq_thread"] = v("ht_lockinst", "lrr_lockq", "thread_instructions")
+        o["lockinst_warp"] = v("ht_lockinst", "lrr", "instructions")
+        o["lockinst_thread"] = v("ht_lockinst", "lrr", "thread_instructions")
+        o["lrr_over_ideal_warp"] = o["lrr_warp"] / o["ideal_warp_lrr"]
+        o["lrr_over_ideal_thread"] = o["lrr_thread"] / o["ideal_thread_lrr"]
+        o["bows_over_ideal_warp"] = o["bows_warp"] / o["ideal_warp_lrr"]
+        o["lrr_over_bows_warp"] = o["lrr_warp"] / o["bows_warp"]
+        o["lrr_over_lockq_warp"] = o["lrr_warp"] / o["lockq_warp"]
+        o["bows_over_lockq_warp"] = o["bows_warp"] / o["lockq_warp"]
+        out.append(o)
+    with open(os.path.join(a.results, "ideal.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(out[0]))
+        w.writeheader()
+        for o in out:
+            w.writerow({k: ("%.6g" % x if isinstance(x, float) else x) for k, x in o.items()})
+    print("| buckets | LRR | BOWS | ideal (LRR - retries) | ideal (BOWS - retries) | "
+          "ht_lockinst + ideal queue | LRR / ideal | BOWS / ideal | LRR / BOWS | "
+          "LRR / queue |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for o in out:
+        print("| {:,} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:.2f}x | {:.2f}x | "
+              "{:.2f}x | {:.2f}x |".format(
+                  o["buckets"], o["lrr_warp"], o["bows_warp"], o["ideal_warp_lrr"],
+                  o["ideal_warp_bows"], o["lockq_warp"], o["lrr_over_ideal_warp"],
+                  o["bows_over_ideal_warp"], o["lrr_over_bows_warp"], o["lrr_over_lockq_warp"]))
+
+
+if __name__ == "__main__":
+    main()
