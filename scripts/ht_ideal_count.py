@@ -54,6 +54,7 @@ def main():
         o["lockinst_thread"] = v("ht_lockinst", "lrr", "thread_instructions")
         o["lrr_over_ideal_warp"] = o["lrr_warp"] / o["ideal_warp_lrr"]
         o["lrr_over_ideal_thread"] = o["lrr_thread"] / o["ideal_thread_lrr"]
+        o["bows_over_ideal_thread"] = o["bows_thread"] / o["ideal_thread_lrr"]
         o["bows_over_ideal_warp"] = o["bows_warp"] / o["ideal_warp_lrr"]
         o["lrr_over_bows_warp"] = o["lrr_warp"] / o["bows_warp"]
         o["lrr_over_lockq_warp"] = o["lrr_warp"] / o["lockq_warp"]
@@ -63,17 +64,30 @@ def main():
         w = csv.DictWriter(f, fieldnames=list(out[0]))
         w.writeheader()
         for o in out:
-            w.writerow({k: ("%.6g" % x if isinstance(x, float) else x) for k, x in o.items()})
+            w.writerow({k: (int(x) if isinstance(x, float) and x.is_integer() else
+                            "%.6g" % x if isinstance(x, float) else x) for k, x in o.items()})
     print("| buckets | LRR | BOWS | ideal (LRR - retries) | ideal (BOWS - retries) | "
           "ht_lockinst + ideal queue | LRR / ideal | BOWS / ideal | LRR / BOWS | "
           "LRR / queue |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")  # warp instructions
     for o in out:
         print("| {:,} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:.2f}x | {:.2f}x | "
               "{:.2f}x | {:.2f}x |".format(
                   o["buckets"], o["lrr_warp"], o["bows_warp"], o["ideal_warp_lrr"],
                   o["ideal_warp_bows"], o["lockq_warp"], o["lrr_over_ideal_warp"],
                   o["bows_over_ideal_warp"], o["lrr_over_bows_warp"], o["lrr_over_lockq_warp"]))
+
+
+    print()
+    print("| buckets | LRR | BOWS | ideal (LRR - retries) | ideal (BOWS - retries) | "
+          "ht_lockinst + ideal queue | ht_lockinst, no queue | LRR / ideal | BOWS / ideal |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for o in out:
+        print("| {:,} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:.2f}x | "
+              "{:.2f}x |".format(
+                  o["buckets"], o["lrr_thread"], o["bows_thread"], o["ideal_thread_lrr"],
+                  o["ideal_thread_bows"], o["lockq_thread"], o["lockinst_thread"],
+                  o["lrr_over_ideal_thread"], o["bows_over_ideal_thread"]))
 
 
 if __name__ == "__main__":
