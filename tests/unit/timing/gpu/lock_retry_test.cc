@@ -169,5 +169,28 @@ TEST(LockRetry, HtEveryFailedAttemptCostsAtLeastItsRetry) {
   }
 }
 
+// The ideal count (thread instructions minus lock-retry instructions) is what every thread
+// executes when each lock is taken at once, so it cannot depend on contention or on the
+// scheduler: equal for 4 and 4096 buckets under LRR and GTO (ht_contention_ideal shows the
+// same on gtx480: 1,098,240 at every bucket count under LRR and BOWS).
+TEST(LockRetry, HtIdealCountIsTheSameUnderEveryContentionAndScheduler) {
+  std::vector<std::uint64_t> ideal;
+  for (const char* sched : {"lrr", "gto"}) {
+    for (unsigned buckets : {4u, 4096u}) {
+      GpuParams p = gpu_params_from(
+          config::Config::load(config::gpu_schema(), "tiny", {{"sm.warp_scheduler.impl", sched}}));
+      p.registers_per_thread = 16;
+      p.track_sync_status = true;
+      const ht_fixture::HtRun r = ht_fixture::run_ht(p, 4, 64, buckets);
+      ASSERT_TRUE(r.result.completed) << r.result.watchdog_report;
+      std::uint64_t threads = 0, retry = 0;
+      for (const auto& s : r.totals.sm) threads += s.thread_instructions;
+      for (const auto& s : r.totals.sync) retry += s.lock_retry_thread_insts;
+      ideal.push_back(threads - retry);
+    }
+  }
+  for (std::uint64_t v : ideal) EXPECT_EQ(v, ideal[0]);
+}
+
 }  // namespace
 }  // namespace simtsync::gpu
