@@ -24,6 +24,11 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def fmt(spec, x):
+    """`spec` applied to x, or '-' where the point was not run."""
+    return "-" if x is None else spec.format(x)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", default=os.path.join(ROOT, "docs", "results",
@@ -39,56 +44,66 @@ def main():
     out = []
     for b in sorted({k[2] for k in by}):
         def v(w, p, m):
-            return float(by[(w, p, b)][m])
+            r = by.get((w, p, b))
+            return float(r[m]) if r is not None and r.get(m, "") != "" else None
+
+        def div(x, y):
+            return x / y if x is not None and y else None
+
+        def sub(x, y):
+            return x - y if x is not None and y is not None else None
         o = {"buckets": b}
         for tag, pol in (("lrr", "lrr"), ("bows", "bows_lrr")):
             o[f"{tag}_warp"] = v("ht", pol, "instructions")
             o[f"{tag}_thread"] = v("ht", pol, "thread_instructions")
             o[f"{tag}_retry_warp"] = v("ht", pol, "retry_warp")
             o[f"{tag}_retry_thread"] = v("ht", pol, "retry_thread")
-            o[f"ideal_warp_{tag}"] = o[f"{tag}_warp"] - o[f"{tag}_retry_warp"]
-            o[f"ideal_thread_{tag}"] = o[f"{tag}_thread"] - o[f"{tag}_retry_thread"]
+            o[f"ideal_warp_{tag}"] = sub(o[f"{tag}_warp"], o[f"{tag}_retry_warp"])
+            o[f"ideal_thread_{tag}"] = sub(o[f"{tag}_thread"], o[f"{tag}_retry_thread"])
+        # The ideal thread count does not depend on the scheduler: BOWS's where LRR is absent.
+        ideal_t = o["ideal_thread_lrr"] if o["ideal_thread_lrr"] is not None else \
+            o["ideal_thread_bows"]
         o["lockq_warp"] = v("ht_lockinst", "lrr_lockq", "instructions")
         o["lockq_thread"] = v("ht_lockinst", "lrr_lockq", "thread_instructions")
         o["lockinst_warp"] = v("ht_lockinst", "lrr", "instructions")
         o["lockinst_thread"] = v("ht_lockinst", "lrr", "thread_instructions")
-        o["lrr_over_ideal_warp"] = o["lrr_warp"] / o["ideal_warp_lrr"]
-        o["lrr_over_ideal_thread"] = o["lrr_thread"] / o["ideal_thread_lrr"]
-        o["bows_over_ideal_thread"] = o["bows_thread"] / o["ideal_thread_lrr"]
-        o["bows_over_ideal_warp"] = o["bows_warp"] / o["ideal_warp_lrr"]
-        o["lrr_over_bows_warp"] = o["lrr_warp"] / o["bows_warp"]
-        o["lrr_over_lockq_warp"] = o["lrr_warp"] / o["lockq_warp"]
-        o["bows_over_lockq_warp"] = o["bows_warp"] / o["lockq_warp"]
+        o["lrr_over_ideal_warp"] = div(o["lrr_warp"], o["ideal_warp_lrr"])
+        o["lrr_over_ideal_thread"] = div(o["lrr_thread"], ideal_t)
+        o["bows_over_ideal_thread"] = div(o["bows_thread"], ideal_t)
+        o["bows_over_ideal_warp"] = div(o["bows_warp"], o["ideal_warp_lrr"])
+        o["lrr_over_bows_warp"] = div(o["lrr_warp"], o["bows_warp"])
+        o["lrr_over_lockq_warp"] = div(o["lrr_warp"], o["lockq_warp"])
+        o["bows_over_lockq_warp"] = div(o["bows_warp"], o["lockq_warp"])
         out.append(o)
     with open(os.path.join(a.results, "ideal.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(out[0]))
         w.writeheader()
         for o in out:
-            w.writerow({k: (int(x) if isinstance(x, float) and x.is_integer() else
-                            "%.6g" % x if isinstance(x, float) else x) for k, x in o.items()})
+            w.writerow({k: ("" if x is None else int(x) if isinstance(x, float) and
+                            x.is_integer() else "%.6g" % x if isinstance(x, float) else x)
+                        for k, x in o.items()})
     print("| buckets | LRR | BOWS | ideal (LRR - retries) | ideal (BOWS - retries) | "
           "ht_lockinst + ideal queue | LRR / ideal | BOWS / ideal | LRR / BOWS | "
           "LRR / queue |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")  # warp instructions
     for o in out:
-        print("| {:,} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:.2f}x | {:.2f}x | "
-              "{:.2f}x | {:.2f}x |".format(
-                  o["buckets"], o["lrr_warp"], o["bows_warp"], o["ideal_warp_lrr"],
-                  o["ideal_warp_bows"], o["lockq_warp"], o["lrr_over_ideal_warp"],
-                  o["bows_over_ideal_warp"], o["lrr_over_bows_warp"], o["lrr_over_lockq_warp"]))
-
-
+        print("| {:,} | ".format(o["buckets"]) + " | ".join(
+            [fmt("{:,.0f}", o[k]) for k in ("lrr_warp", "bows_warp", "ideal_warp_lrr",
+                                            "ideal_warp_bows", "lockq_warp")] +
+            [fmt("{:.2f}x", o[k]) for k in ("lrr_over_ideal_warp", "bows_over_ideal_warp",
+                                            "lrr_over_bows_warp", "lrr_over_lockq_warp")]) +
+            " |")
     print()
     print("| buckets | LRR | BOWS | ideal (LRR - retries) | ideal (BOWS - retries) | "
           "ht_lockinst + ideal queue | ht_lockinst, no queue | LRR / ideal | BOWS / ideal |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for o in out:
-        print("| {:,} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:,.0f} | {:.2f}x | "
-              "{:.2f}x |".format(
-                  o["buckets"], o["lrr_thread"], o["bows_thread"], o["ideal_thread_lrr"],
-                  o["ideal_thread_bows"], o["lockq_thread"], o["lockinst_thread"],
-                  o["lrr_over_ideal_thread"], o["bows_over_ideal_thread"]))
-
+        print("| {:,} | ".format(o["buckets"]) + " | ".join(
+            [fmt("{:,.0f}", o[k]) for k in ("lrr_thread", "bows_thread", "ideal_thread_lrr",
+                                            "ideal_thread_bows", "lockq_thread",
+                                            "lockinst_thread")] +
+            [fmt("{:.2f}x", o[k]) for k in ("lrr_over_ideal_thread",
+                                            "bows_over_ideal_thread")]) + " |")
 
 if __name__ == "__main__":
     main()
