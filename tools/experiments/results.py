@@ -86,7 +86,9 @@ def flatten(j, prefix="", out=None, records=None):
     out = {} if out is None else out
     if isinstance(j, dict):
         for k, v in j.items():
-            if k == "records":
+            # A policy's records are an object of lists; a workload parameter may be called
+            # `records` too (nn: params.records, a number), which stays a column.
+            if k == "records" and isinstance(v, dict):
                 for kind, rows in (v.items() if records is not None else ()):
                     records.setdefault(kind, []).extend(rows)
                 continue

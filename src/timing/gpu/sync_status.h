@@ -20,8 +20,24 @@
 //    spin-inducing branch (it goes round again) and succeeds for every lane that leaves the
 //    loop through one of its exiting branches (ExecInst::wait_exit_*; where the SIB is also the
 //    exit, its lanes that do not take it).
+//  - Lock-retry instructions (seed 000 Fig. 16b's "ideal block instruction count": the count if
+//    every lock were acquired on its first attempt, a proxy for an ideal queuing lock). A lane
+//    whose lock attempt failed spends every instruction it executes from that attempt up to and
+//    including its next attempt on a retry that an ideal lock would not need; so do the
+//    instructions it executed between issuing the failed attempt and the attempt's reply. Summed
+//    over lanes: lock_retry_thread_insts, so thread instructions minus it is the ideal thread
+//    instruction count. In warp instructions (lock_retry_warp_insts) an instruction is a retry
+//    only when the warp's last attempt took no lock for any of its lanes (a lane that took one
+//    makes the warp's pass useful): a lower bound on the warp instructions an ideal lock saves,
+//    since a pass where some lanes took their lock and others failed counts as useful.
+//  - Lock bits used (seed 001 Table 1's "Lock Bit Used"): the distinct lock bits of an SM's
+//    shared-memory lock unit (word address modulo sm.shared.lock_bits, as the shared memory
+//    maps them) that its shared-memory atomics used implicitly (Fermi performs them as a
+//    LDSLK/STSUL loop) or its lock-bit operations (LDSLK, STSUL, the tiny-lock intrinsics)
+//    used explicitly; the GPU figure is the largest of any SM.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
@@ -36,6 +52,8 @@ namespace simtsync::gpu {
 struct SyncCounts {
   std::uint64_t lock_success = 0, lock_fail_intra_warp = 0, lock_fail_inter_warp = 0;
   std::uint64_t wait_success = 0, wait_fail = 0;
+  std::uint64_t lock_retry_warp_insts = 0, lock_retry_thread_insts = 0;
+  std::uint64_t lock_bits_implicit = 0, lock_bits_explicit = 0;
 };
 
 // stats.gpu.sync_status (and per SM, stats.gpu.sm[i].sync_status); the table shows "sync.*".
@@ -47,6 +65,16 @@ inline constexpr StatField<SyncCounts> kSyncStatFields[] = {
                   "lock acquire attempts that failed: held by another warp"),
     SIMTSYNC_STAT(SyncCounts, wait_success, "wait-exit attempts that left the wait loop"),
     SIMTSYNC_STAT(SyncCounts, wait_fail, "wait-exit attempts that went round again"),
+    SIMTSYNC_STAT(SyncCounts, lock_retry_warp_insts,
+                  "warp instructions from a lock attempt that failed for every lane of the warp "
+                  "up to and including its next attempt (seed 000 Fig. 16b)"),
+    SIMTSYNC_STAT(SyncCounts, lock_retry_thread_insts,
+                  "thread instructions from a lane's failed lock attempt up to and including its "
+                  "next attempt: thread instructions minus this = every lock on its first try"),
+    SIMTSYNC_STAT_MAX(SyncCounts, lock_bits_implicit,
+                      "distinct lock bits an SM's shared-memory atomics used (most of any SM)"),
+    SIMTSYNC_STAT_MAX(SyncCounts, lock_bits_explicit,
+                      "distinct lock bits an SM's lock-bit operations used (most of any SM)"),
 };
 inline constexpr StatDerived<SyncCounts> kSyncDerived[] = {
     {"lock_attempts", "lock acquire attempts (lanes), every outcome",
@@ -70,7 +98,8 @@ inline constexpr StatDerived<SyncCounts> kSyncDerived[] = {
 
 class SyncStatus {
  public:
-  explicit SyncStatus(unsigned num_sms);
+  // `lock_bits`: the lock bits of an SM's shared memory (sm.shared.lock_bits).
+  explicit SyncStatus(unsigned num_sms, unsigned lock_bits = 1024);
   // The observer to subscribe to SM `sm`'s event bus.
   sm::ISmObserver* observer(int sm) { return observers_[static_cast<size_t>(sm)].get(); }
   const SyncCounts& counts(int sm) const { return counts_[static_cast<size_t>(sm)]; }
@@ -82,6 +111,18 @@ class SyncStatus {
   };
   void on_issue(int sm, const sm::IssueEvent& e);
   void on_memory(int sm, const sm::MemoryEvent& e);
+  void on_warp_exit(int sm, const sm::WarpExitEvent& e);
+
+  // Per warp slot: the lock-retry accounting (see the top of the file).
+  struct Retry {
+    LaneMask failed = 0;       // lanes whose last attempt failed and that have not attempted since
+    LaneMask pending = 0;      // lanes whose last attempt has been issued but not answered
+    bool warp_failed = false;  // the warp's last answered attempt took no lock for any lane
+    bool warp_pending = false;
+    std::uint64_t pending_warp = 0;                // warp instructions since the pending attempt
+    std::array<std::uint32_t, 64> pending_lane{};  // per lane, the same
+  };
+  Retry& retry(int sm, int slot);
 
   std::vector<std::unique_ptr<sm::ISmObserver>> observers_;
   std::vector<SyncCounts> counts_;
@@ -93,6 +134,10 @@ class SyncStatus {
   }
   std::vector<std::unordered_map<std::uint64_t, Owner>> sm_owner_;
   std::unordered_map<std::uint64_t, Owner> global_owner_;
+  std::vector<std::vector<Retry>> retry_;  // per SM, per warp slot
+  unsigned lock_bits_;
+  std::vector<std::vector<std::uint8_t>>
+      bits_used_;  // per SM, per lock bit: 1 implicit, 2 explicit
 };
 
 }  // namespace simtsync::gpu

@@ -161,7 +161,7 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
     l.pool = pool_.get();
   }
   if (p_.track_sync_status) {
-    l.sync = std::make_unique<SyncStatus>(p_.num_sms);
+    l.sync = std::make_unique<SyncStatus>(p_.num_sms, p_.sm.shared_lock_bits);
     for (unsigned i = 0; i < p_.num_sms; ++i)
       l.sms[i]->events().subscribe(l.sync->observer(static_cast<int>(i)));
   }
