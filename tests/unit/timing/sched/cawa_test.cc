@@ -352,7 +352,7 @@ TEST(CawaInSm, FinishesCountsEveryBranchAndRepeatsExactly) {
                                                                        {"cawa_period", period}};
       const CawaRun a = run_cawa(sets);
       ASSERT_TRUE(a.done);
-      ASSERT_EQ(a.stats.size(), static_cast<size_t>(kNumStats));  // gCAWS's and CACP's
+      ASSERT_EQ(a.stats.size(), static_cast<size_t>(sched::kNumStats));  // gCAWS's, CACP's
       EXPECT_GT(a.stats[0], 0u);  // resorts
       // Warp w takes 2 x (3(w+1) - 1) back-edges; each warp skips once.
       EXPECT_EQ(a.seen.backward, 2u * (2 + 5 + 8 + 11));
