@@ -242,6 +242,34 @@ void add_hierarchy(Schema& s, void (*add_mem_units)(Schema&)) {
                   "Fermi's L1 is write-evict for global stores (CUDA C Programming Guide 4.2, "
                   "F.4.2); Volta's is write-through (Jia et al. 2018; GPGPU-Sim SM7_QV100 dl1 "
                   "L:T:m:L:L)")
+      .add_choice("mem.l1.cacp", "auto", {"auto", "off", "on"},
+                  "CAWA's criticality-aware cache prioritization (CACP) in the L1 data cache: "
+                  "critical and non-critical way partitions, a critical cache block predictor "
+                  "and a SHiP reuse predictor by signature, SRRIP within each partition "
+                  "(docs/policies.md). auto = when the issue policy asks for it (cawa, and bows "
+                  "over cawa); off = never (cawa is then gCAWS alone); on = always (criticality "
+                  "comes only from a policy that publishes it: under any other every warp is "
+                  "non-critical)",
+                  "Lee, Arunkumar, Wu, ISCA 2015 (CAWA), sec. on CACP")
+      .add_int("mem.l1.cacp_critical_ways", 0, 0, 1024,
+               "CACP: ways of each L1 set in the critical partition (0: half the ways; at most "
+               "the associativity)",
+               "choice of this model: the GPGPU-Sim reimplementations of CACP split the ways in "
+               "half; the paper's split could not be checked")
+      .add_int("mem.l1.cacp_signature_bits", 8, 1, 16,
+               "CACP: bits of a line's signature (the CCBP and SHiP tables have 2^bits 2-bit "
+               "counters)",
+               "the GPGPU-Sim reimplementations of CACP use the low 8 bits of PC and address; "
+               "the paper's table size could not be checked")
+      .add_choice("mem.l1.cacp_signature", "pc_line", {"pc_line", "pc"},
+                  "CACP: a line's signature: pc_line = the loading instruction's index XOR the "
+                  "line number; pc = the instruction's index only (SHiP-PC)",
+                  "GPGPU-Sim reimplementations of CACP (PC XOR address); SHiP-PC, Wu et al., "
+                  "MICRO 2011")
+      .add_bool("mem.l1.cacp_bypass", false,
+                "CACP: a fill predicted neither critical nor reused is not installed (false: "
+                "it is inserted at the distant re-reference interval, the next victim)",
+                "choice of this model (CACP inserts such lines at low priority)")
       .add_int("mem.const_cache.size_bytes", 8192, 128, 1 << 26, "Constant cache per SM",
                "seed 004 Table 6.1 (8KB); GPGPU-Sim SM2_GTX480 -gpgpu_const_cache:l1 64:64:2")
       .add_int("mem.const_cache.latency", 8, 1, 100000, "Constant-cache hit latency", "estimate")

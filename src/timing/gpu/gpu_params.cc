@@ -162,6 +162,14 @@ mem::HierarchyParams hierarchy_params_from(const config::Config& c, unsigned num
   h.l1.fill_whole_line = c.get_bool("mem.l1.fill_whole_line");
   h.l1.write_through = c.get_string("mem.l1.write_policy") == "through";
   h.l1.fermi_hash_sets = c.get_string("mem.l1.set_index") == "fermi_hash";
+  const std::string cacp = c.get_string("mem.l1.cacp");
+  h.l1.cacp.mode = cacp == "on"    ? mem::CacpParams::Mode::kOn
+                   : cacp == "off" ? mem::CacpParams::Mode::kOff
+                                   : mem::CacpParams::Mode::kAuto;
+  h.l1.cacp.critical_ways = u("mem.l1.cacp_critical_ways");
+  h.l1.cacp.signature_bits = u("mem.l1.cacp_signature_bits");
+  h.l1.cacp.signature_line = c.get_string("mem.l1.cacp_signature") == "pc_line";
+  h.l1.cacp.bypass = c.get_bool("mem.l1.cacp_bypass");
   h.l1.const_bytes = u("mem.const_cache.size_bytes");
   h.l1.const_latency = u("mem.const_cache.latency");
   h.l1.const_perfect = c.get_bool("mem.const_cache.perfect");
@@ -241,6 +249,10 @@ mem::HierarchyParams hierarchy_params_from(const config::Config& c, unsigned num
           "mem.l1.size_bytes, mem.l1.assoc and mem.l1.line_bytes give {}-byte lines, {} sets",
           h.l1.geo.line, sets));
   }
+  if (h.l1.cacp.critical_ways > h.l1.geo.assoc)
+    throw usage_error(fmt::format(
+        "key 'mem.l1.cacp_critical_ways': {} ways is more than the L1 has (mem.l1.assoc = {})",
+        h.l1.cacp.critical_ways, h.l1.geo.assoc));
   // The constant cache: 4 ways (memory_hierarchy.cc) of the L1 line.
   check_geometry({h.l1.const_bytes, mem::kConstCacheAssoc, h.l1.geo.line, h.l1.geo.sector},
                  "mem.const_cache.size_bytes", "4 (the constant cache's fixed associativity)",

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "func/launch_setup.h"
 #include "timing/gpu/launch.h"
+#include "timing/sched/critical_warps_unit.h"
 
 namespace simtsync::gpu {
 namespace {
@@ -155,6 +156,18 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
         l.stop = true;
     });
   }
+  // CAWA's cache part: each SM's L1 reads the criticality its issue policy publishes (the board
+  // exists when a policy made it; with mem.l1.cacp on it is made here, and stays empty).
+  if (l.hier && p_.hier.l1.cacp.mode != mem::CacpParams::Mode::kOff)
+    for (unsigned i = 0; i < p_.num_sms; ++i) {
+      sched::SharedUnits& units = l.sms[i]->shared_units();
+      if (p_.hier.l1.cacp.mode != mem::CacpParams::Mode::kOn &&
+          !units.has(sched::CriticalWarpsUnit::kName))
+        continue;
+      l.hier->set_critical_warps(
+          static_cast<int>(i),
+          &units.get<sched::CriticalWarpsUnit>(sched::CriticalWarpsUnit::kName).board);
+    }
   l.memory->set_deferred(true);  // sends reach the shared memory side after each SM phase
   if (threads_ > 1) {
     if (!pool_ || pool_->threads() != threads_) pool_ = std::make_unique<PhasePool>(threads_);

@@ -16,6 +16,10 @@ L1Cache::L1Cache(const L1Params& p, const CacheGeometry& geo, unsigned latency, 
       miss_q_(std::max(1u, p.miss_queue)),
       hits_(std::max(4u, latency + 2)) {}
 
+void L1Cache::enable_cacp(const CriticalWarps* board, Cacp::RequesterFn who) {
+  cacp_ = std::make_unique<Cacp>(p_.cacp, geo_, tags_, board, std::move(who));
+}
+
 L1Outcome L1Cache::access(const Packet& p, Cycle now) {
   auto count_kind = [&] { stats_.count(p.kind); };
   if (p_.write_through && p_.enabled && !p_.perfect && !p.bypass_l1 &&
@@ -25,7 +29,8 @@ L1Outcome L1Cache::access(const Packet& p, Cycle now) {
     // store is visible from now on, so this SM's later hits read it, and goes on to L2
     // already performed. The memory is one copy, so other SMs see it now too, one
     // interconnect traversal before it reaches L2 (docs/memory-model.md).
-    if ((p.sectors & ~tags_.probe(p.line, true)) == 0 && !mshr_.pending(p.line)) {
+    const std::uint32_t have = cacp_ ? cacp_->probe(p.line) : tags_.probe(p.line, true);
+    if ((p.sectors & ~have) == 0 && !mshr_.pending(p.line)) {
       if (miss_q_.full()) {
         ++stats_.reservation_failures;
         return L1Outcome::kRetry;
@@ -48,7 +53,10 @@ L1Outcome L1Cache::access(const Packet& p, Cycle now) {
       // Write-evict: the line leaves L1 (and a fill in flight will not install it), so later
       // loads of this SM go to L2 behind the write and see it. Loads merged into that fill came
       // first and read now, before the write leaves (the first waiter reads at L2, ahead of it).
-      tags_.invalidate(p.line);
+      if (cacp_)
+        cacp_->invalidate(p.line);
+      else
+        tags_.invalidate(p.line);
       if (std::vector<Packet>* w = mshr_.waiters(p.line))
         for (size_t i = 1; i < w->size(); ++i) read_before_write(perf_, (*w)[i], stats_);
       mshr_.close(p.line);
@@ -56,7 +64,9 @@ L1Outcome L1Cache::access(const Packet& p, Cycle now) {
     count_kind();
     return L1Outcome::kBypass;
   }
-  const std::uint32_t have = p_.perfect ? ~std::uint32_t{0} : tags_.probe(p.line, true);
+  const std::uint32_t have = p_.perfect ? ~std::uint32_t{0}
+                             : cacp_    ? cacp_->probe(p.line)
+                                        : tags_.probe(p.line, true);
   if ((p.sectors & ~have) == 0 && !mshr_.pending(p.line)) {
     if (hits_.full()) {
       ++stats_.reservation_failures;
@@ -64,6 +74,7 @@ L1Outcome L1Cache::access(const Packet& p, Cycle now) {
     }
     perf_.perform(p);
     hits_.try_push(p, now + latency_);
+    if (cacp_) cacp_->hit(p);
     count_kind();
     ++stats_.hits;
     return L1Outcome::kHit;
@@ -79,11 +90,13 @@ L1Outcome L1Cache::access(const Packet& p, Cycle now) {
       f.sectors = fetch | p.sectors;
       f.fill = fill_tag_;
       miss_q_.try_push(f);
+      if (cacp_) cacp_->miss(p, true);
       count_kind();
       ++stats_.misses;
       return L1Outcome::kMiss;
     }
     case MshrResult::kMerged:
+      if (cacp_) cacp_->miss(p, false);
       count_kind();
       ++stats_.misses;
       ++stats_.mshr_merges;
@@ -97,6 +110,7 @@ L1Outcome L1Cache::access(const Packet& p, Cycle now) {
         ++stats_.reservation_failures;
         return L1Outcome::kRetry;
       }
+      if (cacp_) cacp_->miss(p, false);
       count_kind();
       ++stats_.misses;
       return L1Outcome::kBypass;
@@ -111,7 +125,12 @@ void L1Cache::fill(const Packet& reply, std::vector<Packet>& done) {
   std::vector<Packet>& waiters = released_;
   mshr_.release(reply.line, waiters);
   if (waiters.empty()) return;
-  if (!stale) {
+  if (cacp_) {
+    if (stale)
+      cacp_->forget(reply.line);
+    else
+      cacp_->fill(reply.line, reply.sectors);
+  } else if (!stale) {
     tags_.allocate(reply.line);
     tags_.fill(reply.line, reply.sectors, false);
   }

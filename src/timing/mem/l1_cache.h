@@ -14,8 +14,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "timing/mem/cacp.h"
 #include "timing/mem/l2_slice.h"
 
 namespace simtsync::mem {
@@ -42,6 +44,10 @@ class L1Cache {
   bool busy() const { return !hits_.empty() || !miss_q_.empty() || !mshr_.empty(); }
   const CacheStats& stats() const { return stats_; }
   unsigned line_bytes() const { return geo_.line; }
+  // CAWA's cache part (cacp.h) takes over the tags from now on, reading criticality from
+  // `board` and each packet's requester from `who`. Call before the first access.
+  void enable_cacp(const CriticalWarps* board, Cacp::RequesterFn who);
+  const Cacp* cacp() const { return cacp_.get(); }
 
  private:
   L1Params p_;
@@ -55,6 +61,7 @@ class L1Cache {
   BoundedQueue<Packet> miss_q_;
   DelayPipe<Packet> hits_;
   CacheStats stats_;
+  std::unique_ptr<Cacp> cacp_;  // null: the tags are tags_ (LRU)
 };
 
 }  // namespace simtsync::mem

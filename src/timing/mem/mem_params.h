@@ -24,6 +24,16 @@ struct CacheGeometry {
 
 inline constexpr unsigned kConstCacheAssoc = 4;  // the constant cache's ways (not configurable)
 
+// CAWA's criticality-aware cache prioritization in the L1 (mem.l1.cacp*, timing/mem/cacp.h).
+struct CacpParams {
+  enum class Mode : std::uint8_t { kAuto, kOff, kOn };
+  Mode mode = Mode::kAuto;      // mem.l1.cacp: auto = when the issue policy asks (cawa)
+  unsigned critical_ways = 0;   // mem.l1.cacp_critical_ways: 0 = half the ways
+  unsigned signature_bits = 8;  // mem.l1.cacp_signature_bits: CCBP/SHiP table index bits
+  bool signature_line = true;   // mem.l1.cacp_signature: pc_line (PC xor line) or pc
+  bool bypass = false;          // mem.l1.cacp_bypass: no-reuse non-critical fills not installed
+};
+
 struct L1Params {                // mem.l1.* (one per SM)
   bool enabled = true;           // mem.l1.enabled: false = every global access bypasses L1
   CacheGeometry geo;             // mem.l1.{bytes,assoc,line,sector}
@@ -38,6 +48,7 @@ struct L1Params {                // mem.l1.* (one per SM)
   unsigned const_latency = 8;    // mem.const_cache.latency
   bool const_perfect = false;    // mem.const_cache.perfect: every constant load hits
   bool perfect = false;          // this cache: every load hits (the constant cache's copy)
+  CacpParams cacp;
 };
 
 struct IcntParams {              // mem.icnt.*

@@ -107,6 +107,20 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
 
 MemoryHierarchy::~MemoryHierarchy() = default;
 
+void MemoryHierarchy::set_critical_warps(int sm, const CriticalWarps* board) {
+  using Mode = CacpParams::Mode;
+  const Mode m = p_.l1.cacp.mode;
+  if (m == Mode::kOff || !p_.l1.enabled || sm < 0 || static_cast<size_t>(sm) >= sms_.size()) return;
+  if (m == Mode::kAuto && !(board && board->cacp_requested)) return;
+  // A packet's requester: the warp slot and instruction of the request it belongs to (its
+  // request table entry is made before the packet enters L1).
+  sms_[static_cast<size_t>(sm)].l1->enable_cacp(board, [this](const Packet& p) {
+    const MemRequest& r = reqs_[p.req].r;
+    const Pc pc = r.access && r.access->inst ? r.access->inst->pc : 0;
+    return Cacp::Requester{r.warp_slot, pc};
+  });
+}
+
 bool MemoryHierarchy::try_send(const MemRequest& r, Cycle now) {
   SmSide& s = sms_[static_cast<size_t>(r.sm)];
   if (!s.pending.empty() || s.in_flight >= std::max(1u, p_.request_slots)) {

@@ -116,6 +116,11 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   HierarchyStats stats() const;
   // A unit intercepts the lane operations of lock instructions (lock queuing is on).
   bool lock_queuing() const { return lock_queuing_; }
+  // SM `sm`'s criticality board (its issue policy writes it): its L1 runs CACP when mem.l1.cacp
+  // is on, or auto and the board asks for it. Call before the first cycle.
+  void set_critical_warps(int sm, const CriticalWarps* board);
+  // The L1 of SM `sm` (tests).
+  const L1Cache& l1(int sm) const { return *sms_[static_cast<size_t>(sm)].l1; }
 
  private:
   struct Req {

@@ -41,6 +41,8 @@ class TagArray {
   void fill(Addr line, std::uint32_t sectors, bool dirty);
   void invalidate(Addr line);
   unsigned sets() const { return sets_; }
+  // The set `line` maps to (a policy that keeps its own per-way state indexes it the same way).
+  unsigned set_index(Addr line) const { return set_of(line); }
 
   // The lines held, with their sector, dirty and LRU state: what a cache that is not flushed
   // keeps from one kernel launch to the next (mem.l2.keep_across_launches).

@@ -117,6 +117,8 @@ class Sm final : public sched::IWarpView {
   // The launch has ended at `now`: the policies' shared units close what is open and write
   // their records (called once by the GPU, before it reads the statistics).
   void finish_launch(Cycle now) { shared_units_.finish(now); }
+  // The units this SM's policies share (the GPU hands the criticality board to the L1).
+  sched::SharedUnits& shared_units() { return shared_units_; }
   // What the policies and their shared units reported that counters cannot say (a DDOS branch,
   // a delay-limit change), in the order they wrote it.
   const std::vector<sched::PolicyRecord>& records() const { return records_; }

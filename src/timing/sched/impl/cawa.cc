@@ -23,25 +23,34 @@
 // criticality only. Criticality is re-evaluated every cawa_period cycles (1: at every order, as
 // the GPGPU-Sim reimplementations of CAWA do) and whenever the warp set changes; the previous
 // sort is kept and insertion-sorted, as it is nearly sorted. Branch outcomes come from the SM's
-// event bus; without one progress only counts issued instructions. CAWA's cache part (CACP,
-// critical cache block prediction in the L1) is not modelled: seed 000 compares issue priority
-// only. docs/policies.md lists the sources and what could not be checked against the paper.
+// event bus; without one progress only counts issued instructions.
+// Criticality prediction for the cache part: at every re-evaluation the policy marks as critical
+// the warps whose criticality is above min + cawa_critical_fraction x (max - min) of the warps of
+// their own CTA it schedules (CAWA picks the critical warps of a thread block), and publishes the
+// marks on the SM's criticality board (mem/critical_warps.h). `cawa` asks the SM's L1 for CAWA's
+// cache part, CACP (mem/cacp.h; mem.l1.cacp auto), and counts its statistics; `gcaws` is the same
+// scheduler without the cache part (what `cawa` meant before CACP was modelled). docs/policies.md
+// lists the sources and what could not be checked against the paper.
 #include <algorithm>
 #include <limits>
 
+#include "timing/sched/critical_warps_unit.h"
 #include "timing/sched/i_warp_scheduler.h"
 
 namespace simtsync::sched {
 namespace {
 
-// Declared statistics, in declaration order (declare_cawa).
-enum Stat { kResorts, kGreedyHolds, kLoopAdds, kSkipSubs };
+// Declared statistics, in declaration order (declare_cawa); cawa's CACP statistics follow
+// (mem::CacpStat order).
+enum Stat { kResorts, kGreedyHolds, kLoopAdds, kSkipSubs, kGcawsStatCount };
 
 struct CawaParams {
   bool greedy = true;
   std::int64_t initial_ninst = -1;  // -1: the furthest progress of any warp
   Cycle period = 1;
   bool barrier_stall = false;
+  bool cacp = true;                // ask the L1 for CACP (cawa; gcaws: false)
+  double critical_fraction = 0.5;  // critical: above min + f x (max - min) within the CTA
 };
 
 class Cawa final : public IWarpScheduler {
@@ -49,6 +58,14 @@ class Cawa final : public IWarpScheduler {
   Cawa(const PolicyContext& ctx, const CawaParams& p)
       : p_(p), view_(ctx.warps), counters_(ctx.counters) {
     if (ctx.events) ctx.events->subscribe(this);
+    if (ctx.shared) {
+      board_ = &ctx.shared->get<CriticalWarpsUnit>(CriticalWarpsUnit::kName).board;
+      if (p.cacp) {
+        board_->cacp_requested = true;
+        // The SM's first cawa scheduler counts CACP's statistics (the L1 is one per SM).
+        if (!board_->counters && ctx.counters) board_->counters = ctx.counters + kGcawsStatCount;
+      }
+    }
   }
 
   void order(std::span<const SchedWarp> warps, std::uint64_t version, Cycle now,
@@ -124,7 +141,7 @@ class Cawa final : public IWarpScheduler {
     }
   }
 
-  std::string name() const override { return "cawa"; }
+  std::string name() const override { return p_.cacp ? "cawa" : "gcaws"; }
 
  private:
   static constexpr std::uint64_t kNoAge = ~std::uint64_t{0};
@@ -199,7 +216,10 @@ class Cawa final : public IWarpScheduler {
       sorted_.push_back({0.0, sw.age, sw.warp_id, static_cast<int>(i)});
     }
     for (int slot : prev_slots_)
-      if (w_[static_cast<size_t>(slot)].stamp != stamp_) w_[static_cast<size_t>(slot)].mine = false;
+      if (w_[static_cast<size_t>(slot)].stamp != stamp_) {
+        w_[static_cast<size_t>(slot)].mine = false;
+        if (board_) board_->set(slot, false);
+      }
     if (!kept) furthest_ = 0;
     stale_ = true;
   }
@@ -217,10 +237,32 @@ class Cawa final : public IWarpScheduler {
     }
     ++generation_;
     if (counters_) ++counters_[kResorts];
+    if (board_) publish();
+  }
+
+  // Marks each warp critical or not among the warps of its CTA that this scheduler holds.
+  void publish() {
+    span_.clear();
+    auto cta_of = [&](const Entry& e) { return view_ ? view_->cta_slot(e.warp_id) : 0; };
+    for (const Entry& e : sorted_) {
+      const int c = std::max(cta_of(e), 0);
+      if (static_cast<size_t>(c) >= span_.size())
+        span_.resize(static_cast<size_t>(c) + 1, {std::numeric_limits<double>::infinity(),
+                                                  -std::numeric_limits<double>::infinity()});
+      auto& [lo, hi] = span_[static_cast<size_t>(c)];
+      lo = std::min(lo, e.crit);
+      hi = std::max(hi, e.crit);
+    }
+    for (const Entry& e : sorted_) {
+      const auto& [lo, hi] = span_[static_cast<size_t>(std::max(cta_of(e), 0))];
+      board_->set(e.warp_id, hi > lo && e.crit > lo + p_.critical_fraction * (hi - lo));
+    }
   }
 
   CawaParams p_;
   const IWarpView* view_;
+  mem::CriticalWarps* board_ = nullptr;          // the SM's criticality board
+  std::vector<std::pair<double, double>> span_;  // scratch: criticality range by CTA slot
   std::uint64_t* counters_;
   std::vector<Warp> w_;          // by SM warp slot
   std::vector<int> slots_;       // slots of the warps in sorted_
@@ -240,16 +282,21 @@ class Cawa final : public IWarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<IWarpScheduler> make_cawa(const PolicyContext& ctx, const config::PluginParams& p) {
+namespace {
+
+CawaParams cawa_params(const config::PluginParams& p, bool cacp) {
   CawaParams cp;
   cp.greedy = p.get_bool("cawa_greedy");
   cp.initial_ninst = p.get_int("cawa_initial_ninst");
   cp.period = static_cast<Cycle>(p.get_int("cawa_period"));
   cp.barrier_stall = p.get_bool("cawa_barrier_stall");
-  return std::make_unique<Cawa>(ctx, cp);
+  cp.critical_fraction = p.get_float("cawa_critical_fraction");
+  cp.cacp = cacp;
+  return cp;
 }
 
-void declare_cawa(config::PluginDecl& d) {
+// gCAWS's keys and statistics (shared by cawa and gcaws).
+void declare_gcaws_common(config::PluginDecl& d) {
   d.add_bool("cawa_greedy", true,
              "cawa: gCAWS, keep issuing from the last issued warp while it can issue, then the "
              "most critical (false: strictly most critical first)",
@@ -268,12 +315,56 @@ void declare_cawa(config::PluginDecl& d) {
                 "cawa: count the cycles a warp waits at a CTA barrier as active cycles (in CPI_avg "
                 "and nStall); false leaves them out",
                 "choice of this model (CAWA's own rule could not be checked)")
+      .add_float("cawa_critical_fraction", 0.5, 0.0, 1.0,
+                 "cawa: a warp is critical (for the L1's CACP) when its criticality is above "
+                 "min + fraction x (max - min) over the warps of its CTA on this scheduler",
+                 "the GPGPU-Sim reimplementation of CACP (CRITICAL_PERCENTAGE 0.5 of the "
+                 "normalized range); the paper's rule could not be checked")
       .stat("resorts", "cawa: criticality re-evaluations (each re-sorts the scheduler's warps)")
       .stat("greedy_holds",
             "cawa: issue orders built with the last issued warp ahead of a more critical one")
       .stat("ninst_loop_adds", "cawa: backward branches taken (nInst grows by the loop body)")
       .stat("ninst_skip_subs",
             "cawa: forward branches taken by every active lane (nInst loses the skipped code)");
+}
+
+}  // namespace
+
+std::unique_ptr<IWarpScheduler> make_cawa(const PolicyContext& ctx, const config::PluginParams& p) {
+  return std::make_unique<Cawa>(ctx, cawa_params(p, true));
+}
+
+std::unique_ptr<IWarpScheduler> make_gcaws(const PolicyContext& ctx,
+                                           const config::PluginParams& p) {
+  return std::make_unique<Cawa>(ctx, cawa_params(p, false));
+}
+
+void declare_gcaws(config::PluginDecl& d) {
+  declare_gcaws_common(d);
+}
+
+void declare_cawa(config::PluginDecl& d) {
+  declare_gcaws_common(d);
+  // CACP's statistics, counted by the SM's L1 (mem::CacpStat order).
+  d.stat("cacp_pred_critical",
+         "cawa/CACP: L1 fills the CCBP predicted critical (inserted in the critical partition)")
+      .stat("cacp_pred_normal",
+            "cawa/CACP: L1 fills predicted non-critical with reuse (non-critical partition, "
+            "long re-reference interval)")
+      .stat("cacp_low_priority_inserts",
+            "cawa/CACP: L1 fills predicted non-critical with no reuse (inserted distant: the "
+            "next victim)")
+      .stat("cacp_bypasses",
+            "cawa/CACP: L1 fills predicted non-critical with no reuse, not installed "
+            "(mem.l1.cacp_bypass)")
+      .stat("cacp_critical_lookups", "cawa/CACP: L1 load lookups by a critical warp")
+      .stat("cacp_critical_hits", "cawa/CACP: L1 load hits by a critical warp")
+      .stat("cacp_noncritical_hits", "cawa/CACP: L1 load hits by a non-critical warp")
+      .stat("cacp_ccbp_demotions",
+            "cawa/CACP: critical-partition lines evicted with no critical hit (their CCBP "
+            "counter drops)")
+      .ratio("cacp_critical_hit_rate", "cacp_critical_hits", "cacp_critical_lookups",
+             "cawa/CACP: L1 hit rate of critical warps' loads");
 }
 
 }  // namespace simtsync::sched

@@ -7,13 +7,17 @@
 
 #include "sched/sched_test_util.h"
 #include "sm/sm_test_util.h"
+#include "timing/mem/critical_warps.h"
+#include "timing/sched/critical_warps_unit.h"
 #include "timing/sched/i_warp_scheduler.h"
 
 namespace simtsync::sched {
 namespace {
 
 using Order = std::vector<int>;
-enum { kResorts, kGreedyHolds, kLoopAdds, kSkipSubs, kNumStats };
+// gCAWS's statistics, then (cawa only) CACP's, counted by the L1.
+enum { kResorts, kGreedyHolds, kLoopAdds, kSkipSubs, kGcawsStats };
+constexpr int kNumStats = kGcawsStats + static_cast<int>(mem::kCacpStatCount);
 
 // Only at_barrier matters to CAWA.
 class View final : public IWarpView {
@@ -33,12 +37,14 @@ class View final : public IWarpView {
 };
 
 struct Rig {
-  explicit Rig(std::vector<std::pair<std::string, config::Value>> sets = {}) {
+  explicit Rig(std::vector<std::pair<std::string, config::Value>> sets = {},
+               const char* impl = "cawa") {
     PolicyContext ctx;
     ctx.warps = &view;
     ctx.events = &bus;
     ctx.counters = counters.data();
-    s = make_scheduler(scheduler_params("cawa", sets), ctx);
+    ctx.shared = &units;
+    s = make_scheduler(scheduler_params(impl, sets), ctx);
   }
   Order order(const std::vector<SchedWarp>& w, Cycle now, std::uint64_t version = 1) {
     s->order(w, version, now, out);
@@ -58,8 +64,13 @@ struct Rig {
     bus.deliver(e, &sm::ISmObserver::on_issue);
   }
 
+  const mem::CriticalWarps& board() {
+    return units.get<CriticalWarpsUnit>(CriticalWarpsUnit::kName).board;
+  }
+
   View view;
   sm::EventBus bus;
+  SharedUnits units;
   std::vector<std::uint64_t> counters = std::vector<std::uint64_t>(kNumStats, 0);
   std::unique_ptr<IWarpScheduler> s;
   Order out;
@@ -99,6 +110,37 @@ TEST(Cawa, MoreRemainingInstructionsRanksFirst) {
   r.branch(2, 0x40, 0x10, 0xffffffff);
   EXPECT_EQ(r.order(w, 10), (Order{2, 0, 1}));
   EXPECT_EQ(r.counters[kLoopAdds], 1u);
+}
+
+// The same criticalities 9, 9, 79 on the SM's board: critical is above min + 0.5 x (max - min)
+// = 44 among the CTA's warps, so warp 2 only. cawa asks the L1 for CACP and lends it its CACP
+// counters (after gCAWS's four); gcaws publishes the same marks and asks for nothing.
+TEST(Cawa, PublishesItsCriticalWarpsForTheL1sCacp) {
+  for (const char* impl : {"cawa", "gcaws"}) {
+    Rig r({kStrict}, impl);
+    auto w = warps({0, 1, 2});
+    r.order(w, 0);
+    EXPECT_FALSE(r.board().is_critical(0)) << impl;  // all equal: none critical
+    EXPECT_FALSE(r.board().is_critical(2)) << impl;
+    r.s->issued(0, 0);
+    r.s->issued(1, 1);
+    r.s->issued(2, 2);
+    r.branch(2, 0x40, 0x10, 0xffffffff);
+    r.order(w, 10);
+    EXPECT_FALSE(r.board().is_critical(0)) << impl;
+    EXPECT_FALSE(r.board().is_critical(1)) << impl;
+    EXPECT_TRUE(r.board().is_critical(2)) << impl;
+    const bool cawa = std::string(impl) == "cawa";
+    EXPECT_EQ(r.board().cacp_requested, cawa);
+    EXPECT_EQ(r.board().counters, cawa ? r.counters.data() + kGcawsStats : nullptr);
+    EXPECT_EQ(r.s->name(), impl);
+    // Warp 2 leaves: its mark goes with it.
+    r.order(warps({0, 1}), 11, 2);
+    EXPECT_FALSE(r.board().is_critical(2)) << impl;
+  }
+  EXPECT_EQ(scheduler_stats("gcaws").size(), static_cast<size_t>(kGcawsStats));
+  EXPECT_EQ(scheduler_stats("cawa")[kGcawsStats + static_cast<int>(mem::kCacpCriticalHits)].name,
+            "cacp_critical_hits");
 }
 
 // nInst 0 (a kernel length of 0, and each loop returns over what it issued): the warp that
@@ -310,7 +352,7 @@ TEST(CawaInSm, FinishesCountsEveryBranchAndRepeatsExactly) {
                                                                        {"cawa_period", period}};
       const CawaRun a = run_cawa(sets);
       ASSERT_TRUE(a.done);
-      ASSERT_EQ(a.stats.size(), 4u);
+      ASSERT_EQ(a.stats.size(), static_cast<size_t>(sched::kNumStats));  // gCAWS's, CACP's
       EXPECT_GT(a.stats[0], 0u);  // resorts
       // Warp w takes 2 x (3(w+1) - 1) back-edges; each warp skips once.
       EXPECT_EQ(a.seen.backward, 2u * (2 + 5 + 8 + 11));
