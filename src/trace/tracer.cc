@@ -261,10 +261,12 @@ class Tracer::SmObserver final : public sm::ISmObserver {
   void on_sched_cycle(const sm::SchedCycleEvent& e) override {
     for (std::size_t i = 0; i < e.slots.size(); ++i) {
       const sm::WarpCycle r = e.why[i];
-      if (r == sm::WarpCycle::kIssued || r == sm::WarpCycle::kNone) continue;
+      if (r == sm::WarpCycle::kIssued) continue;
       Warp& w = at(e.slots[i]);
       if (!in_gap(w)) continue;
-      note_run(w, e.slots[i], gap_state(w, r), e.now);
+      // No live warp in a slot whose warp has not exited: it finished and its memory drains.
+      note_run(w, e.slots[i], r == sm::WarpCycle::kNone ? WarpState::kDone : gap_state(w, r),
+               e.now);
     }
   }
 
