@@ -16,6 +16,7 @@ namespace {
 
 constexpr int kLockPid = 100000;  // src/trace/tracer.h
 constexpr int kBarrierTid = 1000;
+constexpr int kQueueTid = 10000;  // lock queues, under kLockPid
 
 // Inside <script>, "</" would end the element: JSON allows "<\/" for it.
 std::string script_safe(const std::string& s) {
@@ -91,7 +92,7 @@ nlohmann::json view_model(const nlohmann::json& trace) {
   std::uint64_t end = 0;
   auto group_of = [](int pid, int tid) {
     if (pid == 0) return 0;
-    if (pid == kLockPid) return 3;
+    if (pid == kLockPid) return tid >= kQueueTid ? 4 : 3;
     return tid >= kBarrierTid ? 2 : 1;
   };
   for (const auto& e : *events) {
@@ -115,7 +116,20 @@ nlohmann::json view_model(const nlohmann::json& trace) {
       }
       continue;
     }
+    auto track = [&](int g) -> nlohmann::json& {
+      auto& t = tracks[{g, pid, tid}];
+      if (t.is_null()) {
+        static const char* kinds[] = {"kernel", "warp", "barrier", "lock", "lockq"};
+        t = {{"kind", kinds[g]}, {"pid", pid}, {"tid", tid}, {"spans", nlohmann::json::array()}};
+        if (g == 1 || g == 2) t["sm"] = pid - 1;
+        if (g == 4) t["marks"] = nlohmann::json::array();
+      }
+      return t;
+    };
     if (ph == "i" || ph == "I") {
+      if (e.value("cat", "") == "lockq" && group_of(pid, tid) == 4)  // a hand-over
+        track(4)["marks"].push_back(
+            {ts, args.value("to", ""), args.value("waited", 0), args.value("left", 0)});
       if (e.value("cat", "") == "watchdog")
         watchdog = {
             {"ts", ts}, {"reason", args.value("reason", "")}, {"report", args.value("report", "")}};
@@ -125,12 +139,7 @@ nlohmann::json view_model(const nlohmann::json& trace) {
     const auto dur = e.value("dur", std::uint64_t{0});
     end = std::max(end, ts + dur);
     const int g = group_of(pid, tid);
-    auto& t = tracks[{g, pid, tid}];
-    if (t.is_null()) {
-      static const char* kinds[] = {"kernel", "warp", "barrier", "lock"};
-      t = {{"kind", kinds[g]}, {"pid", pid}, {"tid", tid}, {"spans", nlohmann::json::array()}};
-      if (g == 1 || g == 2) t["sm"] = pid - 1;
-    }
+    auto& t = track(g);
     nlohmann::json s = {ts, dur, name};
     if (g == 1)
       s.insert(s.end(), {args.value("cta", -1), args.value("warp", -1), args.value("pc", ""),
@@ -139,10 +148,16 @@ nlohmann::json view_model(const nlohmann::json& trace) {
       s.insert(s.end(), {args.value("cta", -1), args.value("critical_warp", -1),
                          args.value("warps", 0), args.value("critical_slot", -1)});
     else if (g == 3)
-      s.insert(s.end(), {args.value("cta", -1), args.value("warp", -1), args.value("addr", ""),
-                         args.value("failed_attempts", 0), args.value("sm", -1),
-                         args.value("slot", -1), args.value("after_release", -1)});
-    else
+      s.insert(s.end(),
+               {args.value("cta", -1), args.value("warp", -1), args.value("addr", ""),
+                args.value("failed_attempts", 0), args.value("sm", -1), args.value("slot", -1),
+                args.value("after_release", -1), args.value("queued", 0)});
+    else if (g == 4) {
+      std::string who;
+      for (const auto& w : args.value("waiters", nlohmann::json::array()))
+        if (w.is_string()) who += (who.empty() ? "" : "\n") + w.get<std::string>();
+      s.insert(s.end(), {args.value("queued", 0), args.value("addr", ""), who});
+    } else
       s.push_back(args.value("completed", true));
     t["spans"].push_back(std::move(s));
   }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <iterator>
@@ -18,6 +19,7 @@ namespace {
 
 constexpr int kLockPid = 100000;
 constexpr int kBarrierTid = 1000;  // + CTA slot, under the SM's pid
+constexpr int kQueueTid = 10000;   // + lock queue track, under kLockPid
 constexpr std::size_t kChunk = 1 << 18;
 
 // A JSON string literal of `s`.
@@ -45,6 +47,10 @@ std::uint64_t lock_key(int sm, bool shared, Addr a) {
 
 bool is_store(const func::ExecInst& in) {
   return in.op == ptx::Opcode::kSt || in.op == ptx::Opcode::kRed;
+}
+
+bool issuing(WarpState s) {
+  return s == WarpState::kIssue || s == WarpState::kSpin || s == WarpState::kSpinDdos;
 }
 
 }  // namespace
@@ -85,6 +91,22 @@ const char* state_name(WarpState s) {
       return "stalled";
     case WarpState::kDone:
       return "done";
+    case WarpState::kSpinDdos:
+      return "spin (DDOS)";
+    case WarpState::kData:
+      return "data";
+    case WarpState::kStructural:
+      return "structural";
+    case WarpState::kControl:
+      return "control";
+    case WarpState::kFetch:
+      return "fetch";
+    case WarpState::kHeld:
+      return "held";
+    case WarpState::kNotPicked:
+      return "not picked";
+    case WarpState::kCount:
+      break;
   }
   return "?";
 }
@@ -107,8 +129,12 @@ class Tracer::SmObserver final : public sm::ISmObserver {
  public:
   SmObserver(Tracer& t, int sm) : t_(t), sm_(sm), pid_(sm + 1) {}
 
-  void begin(Cycle start) {
+  void begin(Cycle start, unsigned slots) {
     start_ = start;
+    // A DDOS of this SM's own, fed the same events as the policy's (a pure observer: the
+    // same classification when the parameters are the same).
+    std::fill(std::begin(ddos_counts_), std::end(ddos_counts_), 0);
+    ddos_ = std::make_unique<spin::Ddos>(t_.o_.ddos, slots, ddos_counts_, nullptr);
     warps_.clear();
     phases_.clear();
     bucket_ = 0;
@@ -119,10 +145,10 @@ class Tracer::SmObserver final : public sm::ISmObserver {
   void end(Cycle cycles) {
     for (std::size_t s = 0; s < warps_.size(); ++s) {
       Warp& w = warps_[s];
-      if (w.st == WarpState::kIssue || w.st == WarpState::kSpin)
-        close_gap(w, static_cast<int>(s), cycles);
+      if (in_gap(w)) close_gap(w, static_cast<int>(s), cycles);
       set_state(w, static_cast<int>(s), WarpState::kNone, cycles, w.last_pc);
     }
+    for (unsigned k = 0; k < spin::kDdosStatCount; ++k) t_.ddos_counts_[k] += ddos_counts_[k];
     {
       // Holds still open (a deadlocked lock's holder) are drawn up to the end.
       std::lock_guard<std::mutex> g(t_.lock_mu_);
@@ -143,18 +169,22 @@ class Tracer::SmObserver final : public sm::ISmObserver {
   }
 
   void on_issue(const sm::IssueEvent& e) override {
+    ddos_->on_issue(e);
     Warp& w = at(e.slot);
     const Cycle now = e.now;
-    if (w.st == WarpState::kIssue || w.st == WarpState::kSpin) close_gap(w, e.slot, now);
-    const WarpState kind = t_.in_spin(e.pc) ? WarpState::kSpin : WarpState::kIssue;
+    if (in_gap(w)) close_gap(w, e.slot, now);
+    const WarpState kind = ddos_->spinning(e.slot) ? WarpState::kSpinDdos
+                           : t_.in_spin(e.pc)      ? WarpState::kSpin
+                                                   : WarpState::kIssue;
     if (w.st != kind) set_state(w, e.slot, kind, now, e.pc);
     ++w.insts;
+    w.ctx = kind;
     w.last_issue = now;
+    w.covered = now + 1;
     w.last_pc = e.pc;
     if (e.cta >= 0) w.cta = e.cta;
     if (e.memory && e.inst && !is_store(*e.inst)) ++w.loads;
     w.loads_at_issue = w.loads > 0;
-    w.after_sib = e.branch && e.backward && e.taken != 0 && e.inst && e.inst->spin_mark;
     if (e.barrier_arrival) {
       set_state(w, e.slot, WarpState::kBarrier, now + 1, e.pc);
       if (e.cta_slot >= 0) {
@@ -183,7 +213,9 @@ class Tracer::SmObserver final : public sm::ISmObserver {
   void on_barrier_release(const sm::BarrierEvent& e) override {
     for (int s : e.slots) {
       Warp& w = at(s);
-      if (w.st == WarpState::kBarrier) set_state(w, s, WarpState::kStalled, e.now, w.last_pc);
+      if (w.st != WarpState::kBarrier) continue;
+      set_state(w, s, WarpState::kStalled, e.now, w.last_pc);
+      open_gap(w, e.now);
     }
     if (e.cta_slot < 0) return;
     Phase& p = phase(e.cta_slot);
@@ -202,6 +234,7 @@ class Tracer::SmObserver final : public sm::ISmObserver {
   }
 
   void on_cta_launch(const sm::CtaEvent& e) override {
+    ddos_->on_cta_launch(e);
     for (std::size_t i = 0; i < e.slots.size(); ++i) {
       Warp& w = at(e.slots[i]);
       set_state(w, e.slots[i], WarpState::kNone, e.now, w.last_pc);
@@ -211,15 +244,36 @@ class Tracer::SmObserver final : public sm::ISmObserver {
       w.st = WarpState::kStalled;
       w.since = e.now;
       w.last_issue = e.now;
+      open_gap(w, e.now);
       if (!named(e.slots[i])) name_warp(e.slots[i]);
     }
     if (e.cta_slot >= 0 && !named_cta(e.cta_slot)) name_cta(e.cta_slot);
   }
 
   void on_warp_exit(const sm::WarpExitEvent& e) override {
+    ddos_->on_warp_exit(e);
     Warp& w = at(e.slot);
-    if (w.st == WarpState::kIssue || w.st == WarpState::kSpin) close_gap(w, e.slot, e.now);
+    if (in_gap(w)) close_gap(w, e.slot, e.now);
     set_state(w, e.slot, WarpState::kDone, e.now, w.last_pc);
+  }
+
+  // Why each of a scheduler's warps did not issue this cycle: runs of one reason per warp.
+  void on_sched_cycle(const sm::SchedCycleEvent& e) override {
+    for (std::size_t i = 0; i < e.slots.size(); ++i) {
+      const sm::WarpCycle r = e.why[i];
+      if (r == sm::WarpCycle::kIssued) continue;
+      Warp& w = at(e.slots[i]);
+      if (!in_gap(w)) continue;
+      // No live warp in a slot whose warp has not exited: it finished and its memory drains.
+      note_run(w, e.slots[i], r == sm::WarpCycle::kNone ? WarpState::kDone : gap_state(w, r),
+               e.now);
+    }
+  }
+
+  // Who is in a slot (the lock queues name the warps parked).
+  std::pair<int, int> who(int slot) {
+    const Warp& w = at(slot);
+    return {w.cta, w.warp};
   }
 
   void on_cta_exit(const sm::CtaEvent& e) override {
@@ -249,7 +303,14 @@ class Tracer::SmObserver final : public sm::ISmObserver {
     int cta = -1, warp = -1;
     unsigned loads = 0;  // loads and atomics in flight
     bool loads_at_issue = false;
-    bool after_sib = false;
+    WarpState ctx = WarpState::kIssue;  // the kind of its last issue (issue, spin, spin (DDOS))
+    // The time since `covered` (the end of what the current span's state is known to cover):
+    // the latest run of one state (from the scheduler cycles) and the cycles of the shorter
+    // runs before it.
+    WarpState run = WarpState::kNone;
+    Cycle run_since = 0, covered = 0;
+    std::array<Cycle, static_cast<std::size_t>(WarpState::kCount)> stretch{};
+    bool stretch_any = false;
   };
   struct Phase {
     bool open = false;
@@ -270,20 +331,105 @@ class Tracer::SmObserver final : public sm::ISmObserver {
     return phases_[static_cast<std::size_t>(cta_slot)];
   }
 
-  // The warp stopped issuing after `last_issue`: a gap longer than merge_gap is a span named
-  // by what it waited for.
+  // A warp whose time the scheduler cycles name: not at a barrier, not done, not free.
+  static bool in_gap(const Warp& w) {
+    return w.st != WarpState::kNone && w.st != WarpState::kBarrier && w.st != WarpState::kDone;
+  }
+
+  void clear_stretch(Warp& w) {
+    if (w.stretch_any) w.stretch.fill(0);
+    w.stretch_any = false;
+  }
+  void open_gap(Warp& w, Cycle now) {
+    w.covered = now;
+    w.run = WarpState::kNone;
+    clear_stretch(w);
+  }
+
+  // The state a cycle with scheduler reason `r` shows. Inside a spin loop everything but a
+  // policy's hold is spinning (waiting for the loop's own loads and atomics, or for an issue
+  // slot); BOWS holds a warp only to back it off.
+  WarpState gap_state(const Warp& w, sm::WarpCycle r) const {
+    using sm::WarpCycle;
+    if (r == WarpCycle::kHeld) return t_.o_.bows ? WarpState::kBackoff : WarpState::kHeld;
+    if (w.ctx != WarpState::kIssue) return w.ctx;
+    switch (r) {
+      case WarpCycle::kStructural:
+        return WarpState::kStructural;
+      case WarpCycle::kData:
+        return w.loads > 0 ? WarpState::kMemory : WarpState::kData;
+      case WarpCycle::kBarrier:
+        return WarpState::kBarrier;
+      case WarpCycle::kControl:
+        return WarpState::kControl;
+      case WarpCycle::kFetch:
+        return WarpState::kFetch;
+      case WarpCycle::kExit:
+        return WarpState::kDone;
+      case WarpCycle::kNotPicked:
+        return WarpState::kNotPicked;
+      default:
+        return WarpState::kStalled;
+    }
+  }
+
+  // Scheduler cycle `now` showed state g for the warp (until its next cycle says otherwise).
+  void note_run(Warp& w, int slot, WarpState g, Cycle now) {
+    if (w.run == g) return;
+    if (w.run == WarpState::kNone) {
+      // The first reason since the last issue (the SM may have slept since): from there.
+      w.run = g;
+      w.run_since = w.covered;
+      return;
+    }
+    end_run(w, slot, now);
+    w.run = g;
+    w.run_since = now;
+  }
+
+  // The run [run_since, t) ended: the current span's own state extends the span; a run of
+  // another state at least merge_gap long becomes the next span; shorter ones wait.
+  void end_run(Warp& w, int slot, Cycle t) {
+    if (w.run == WarpState::kNone || t <= w.run_since) return;
+    const Cycle len = t - w.run_since;
+    if (w.run == w.st) {
+      w.covered = t;
+      clear_stretch(w);
+    } else if (len >= t_.o_.merge_gap) {
+      show_stretch(w, slot, w.run_since);
+      set_state(w, slot, w.run, w.covered, w.last_pc);
+      w.covered = t;
+      clear_stretch(w);
+    } else {
+      w.stretch[static_cast<std::size_t>(w.run)] += len;
+      w.stretch_any = true;
+    }
+  }
+
+  // Short runs between `covered` and `until`: a span of their own when together longer than
+  // merge_gap, named by the state that took most of their cycles (without runs, the SM slept:
+  // waiting on memory when a load was in flight at the last issue); else they join the next
+  // span.
+  void show_stretch(Warp& w, int slot, Cycle until) {
+    if (until <= w.covered + t_.o_.merge_gap) return;
+    WarpState g = issuing(w.ctx) && w.ctx != WarpState::kIssue ? w.ctx
+                  : w.loads_at_issue                           ? WarpState::kMemory
+                                                               : WarpState::kStalled;
+    if (w.stretch_any) {
+      auto best = std::max_element(w.stretch.begin(), w.stretch.end());
+      g = static_cast<WarpState>(best - w.stretch.begin());
+    }
+    set_state(w, slot, g, w.covered, w.last_pc);
+    w.covered = until;
+    clear_stretch(w);
+  }
+
+  // The gap since the last issue ends at `now` (an issue, the warp's exit, the launch's end).
   void close_gap(Warp& w, int slot, Cycle now) {
-    if (now <= w.last_issue + t_.o_.merge_gap) return;
-    // Inside a spin loop, waiting for the loop's own loads and atomics is spinning too; only
-    // BOWS's back-off after the spin branch is a state of its own.
-    const bool backoff = t_.o_.bows && w.after_sib;
-    if (w.st == WarpState::kSpin && !backoff) return;
-    WarpState g = WarpState::kStalled;
-    if (backoff)
-      g = WarpState::kBackoff;
-    else if (w.loads_at_issue)
-      g = WarpState::kMemory;
-    set_state(w, slot, g, w.last_issue + 1, w.last_pc);
+    end_run(w, slot, now);
+    w.run = WarpState::kNone;
+    show_stretch(w, slot, now);
+    clear_stretch(w);
   }
 
   void set_state(Warp& w, int slot, WarpState s, Cycle now, Pc pc) {
@@ -382,7 +528,7 @@ class Tracer::SmObserver final : public sm::ISmObserver {
         const std::uint64_t k = lock_key(sm_, shared(l), acc.addr[l]);
         LockOwner& o = t_.owners_[k];
         if (o.sm >= 0) release(k, o, now);
-        o = LockOwner{sm_, e.slot, me.cta, me.warp, now, 0, acc.addr[l], shared(l)};
+        o = LockOwner{sm_, e.slot, me.cta, me.warp, now, 0, 0, acc.addr[l], shared(l)};
         // A hand-over: how long the word was free before this warp took it.
         if (auto r = t_.last_release_.find(k); r != t_.last_release_.end())
           o.after_release = static_cast<std::int64_t>(now - r->second);
@@ -406,7 +552,7 @@ class Tracer::SmObserver final : public sm::ISmObserver {
     t_.last_release_[k] = now;
     auto tr = t_.lock_tracks_.find(k);
     if (tr == t_.lock_tracks_.end()) {
-      if (o.failed == 0) return;
+      if (o.failed == 0 && o.queued == 0) return;
       const int id = static_cast<int>(t_.lock_tracks_.size());
       tr = t_.lock_tracks_.emplace(k, id).first;
       if (!t_.named_locks_) {
@@ -429,9 +575,10 @@ class Tracer::SmObserver final : public sm::ISmObserver {
         FMT_COMPILE(
             "{{\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":\"held by {}.{}\","
             "\"cat\":\"lock\",\"args\":{{\"addr\":\"{:#x}\",\"space\":\"{}\",\"sm\":{},\"slot\":{},"
-            "\"cta\":{},\"warp\":{},\"failed_attempts\":{},\"after_release\":{}}}}}"),
+            "\"cta\":{},\"warp\":{},\"failed_attempts\":{},\"queued\":{},\"after_release\":{}}}}}"),
         kLockPid, tr->second, a, std::max<Cycle>(1, z - a), o.cta, o.warp, o.addr,
-        o.shared ? "shared" : "global", o.sm, o.slot, o.cta, o.warp, o.failed, o.after_release);
+        o.shared ? "shared" : "global", o.sm, o.slot, o.cta, o.warp, o.failed, o.queued,
+        o.after_release);
   }
 
   // Formats one event straight into the chunk (no string per event; formats compiled).
@@ -445,6 +592,8 @@ class Tracer::SmObserver final : public sm::ISmObserver {
 
   Tracer& t_;
   int sm_, pid_;
+  std::unique_ptr<spin::Ddos> ddos_;
+  std::uint64_t ddos_counts_[spin::kDdosStatCount] = {};
   Cycle start_ = 0;
   std::vector<Warp> warps_;
   std::vector<Phase> phases_;
@@ -501,9 +650,13 @@ void Tracer::launch_begin(const gpu::LaunchBegin& b) {
   while (sms_.size() < b.sms.size())
     sms_.push_back(std::make_unique<SmObserver>(*this, static_cast<int>(sms_.size())));
   for (std::size_t i = 0; i < b.sms.size(); ++i) {
-    sms_[i]->begin(b.start);
+    sms_[i]->begin(b.start, b.sms[i]->num_slots());
     b.sms[i]->events().subscribe(sms_[i].get());
+    b.sms[i]->events().subscribe_cycles(sms_[i].get());
   }
+  hier_ = b.hier;
+  atomics_.clear();
+  if (hier_) hier_->observe_atomics(this);
   if (b.index == 0)
     emit_gpu(
         "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":"
@@ -512,6 +665,19 @@ void Tracer::launch_begin(const gpu::LaunchBegin& b) {
 
 void Tracer::launch_end(const gpu::LaunchEnd& e) {
   for (auto& s : sms_) s->end(e.cycles);
+  for (unsigned k = 0; k < atomics_.size(); ++k) {
+    Occupancy& o = atomics_[k];
+    if (!o.any) continue;
+    occupancy_to(k, e.start + e.cycles);
+    if (o.at > o.bucket * o_.counter_period)
+      flush_occupancy(k, o, o.at - o.bucket * o_.counter_period);
+  }
+  // Requests still parked when the launch ends (a lock never released) are drawn to the end.
+  for (auto& [addr, q] : queues_) {
+    if (!q.waiting.empty()) queue_span(addr, q, e.start + e.cycles);
+    q.waiting.clear();
+  }
+  hier_ = nullptr;
   const func::LaunchResult& r = *e.result;
   if (in_window(e.start, e.start + e.cycles + 1)) {
     const Cycle a = std::max(e.start, o_.window_start);
@@ -556,11 +722,155 @@ void Tracer::launch_end(const gpu::LaunchEnd& e) {
 void Tracer::close(const std::string& description) {
   std::string other = fmt::format(
       "\"tool\":\"simtsync\",\"time_unit\":\"1 us of ts = 1 core cycle\",\"run\":{},"
-      "\"merge_gap\":{},\"window_start\":{},\"window_end\":{}",
+      "\"merge_gap\":{},\"window_start\":{},\"window_end\":{},\"ddos\":{{\"source\":\"{}\","
+      "\"spinning_entries\":{},\"sib_confirmations\":{}}}",
       json_string(description), o_.merge_gap, o_.window_start,
-      o_.window_end == kNever ? std::string("null") : std::to_string(o_.window_end));
+      o_.window_end == kNever ? std::string("null") : std::to_string(o_.window_end),
+      o_.policy_ddos ? "policy" : "seed defaults", ddos_counts_[spin::kDdosSpinningEntries],
+      ddos_counts_[spin::kDdosSibConfirmations]);
   if (!watchdog_.empty()) other += ",\"watchdog_report\":" + json_string(watchdog_);
   writer_.close(other);
+}
+
+// --- atomic units and lock queues (the serial memory phase) ----------------------------------
+
+void Tracer::occupancy_to(unsigned slice, Cycle now) {
+  if (slice >= atomics_.size()) atomics_.resize(slice + 1);
+  Occupancy& o = atomics_[slice];
+  const Cycle period = o_.counter_period;
+  if (!o.any) {
+    o.any = true;
+    o.at = now;
+    o.bucket = now / period;
+    return;
+  }
+  while (o.at < now) {
+    const Cycle edge = (o.bucket + 1) * period;
+    const Cycle to = std::min(now, edge);
+    o.sum_w += static_cast<double>(o.waiting) * static_cast<double>(to - o.at);
+    o.sum_r += static_cast<double>(o.replying) * static_cast<double>(to - o.at);
+    o.at = to;
+    if (to == edge) {
+      flush_occupancy(slice, o, period);
+      ++o.bucket;
+      // A long stretch without change: one period for it, then straight to `now`.
+      if (now / period > o.bucket + 1) {
+        o.sum_w = static_cast<double>(o.waiting) * static_cast<double>(period);
+        o.sum_r = static_cast<double>(o.replying) * static_cast<double>(period);
+        flush_occupancy(slice, o, period);
+        o.bucket = now / period;
+        o.at = o.bucket * period;
+      }
+    }
+  }
+}
+
+void Tracer::flush_occupancy(unsigned slice, Occupancy& o, Cycle len) {
+  const Cycle ts = o.bucket * o_.counter_period;
+  len = std::max<Cycle>(1, len);
+  const double w = o.sum_w / static_cast<double>(len), r = o.sum_r / static_cast<double>(len);
+  o.sum_w = o.sum_r = 0;
+  if (ts < o_.window_start || ts >= o_.window_end) return;
+  if (w != o.shown_w)
+    emit_gpu(fmt::format(
+        "{{\"ph\":\"C\",\"pid\":0,\"tid\":0,\"ts\":{},\"name\":\"atomic waiting slice {}\","
+        "\"args\":{{\"packets\":{:.3f}}}}}",
+        ts, slice, w));
+  if (r != o.shown_r)
+    emit_gpu(fmt::format(
+        "{{\"ph\":\"C\",\"pid\":0,\"tid\":0,\"ts\":{},\"name\":\"atomic replying slice {}\","
+        "\"args\":{{\"packets\":{:.3f}}}}}",
+        ts, slice, r));
+  o.shown_w = w;
+  o.shown_r = r;
+}
+
+void Tracer::atomic_occupancy(unsigned slice, std::size_t waiting, std::size_t replying) {
+  if (!hier_) return;
+  occupancy_to(slice, start_ + hier_->core_now());
+  atomics_[slice].waiting = waiting;
+  atomics_[slice].replying = replying;
+}
+
+Tracer::Waiter Tracer::waiter(const mem::Packet& p, unsigned lane, Cycle now) const {
+  Waiter w;
+  w.sm = p.sm;
+  w.slot = hier_->warp_slot_of(p);
+  w.lane = lane;
+  w.since = now;
+  if (w.sm >= 0 && static_cast<std::size_t>(w.sm) < sms_.size() && w.slot >= 0)
+    std::tie(w.cta, w.warp) = sms_[static_cast<std::size_t>(w.sm)]->who(w.slot);
+  return w;
+}
+
+// The queue's content since q.since ends at `now`: one span listing who waited.
+void Tracer::queue_span(Addr addr, LockQueue& q, Cycle now) {
+  if (q.track < 0) {
+    q.track = queue_tracks_++;
+    if (!named_locks_) {
+      named_locks_ = true;
+      emit_gpu(fmt::format(
+          "{{\"ph\":\"M\",\"pid\":{},\"tid\":0,\"name\":\"process_name\",\"args\":{{\"name\":"
+          "\"locks\"}}}}",
+          kLockPid));
+    }
+    emit_gpu(fmt::format(
+        "{{\"ph\":\"M\",\"pid\":{},\"tid\":{},\"name\":\"thread_name\",\"args\":{{\"name\":"
+        "\"lock {:#x} queue\"}}}}",
+        kLockPid, kQueueTid + q.track, addr));
+  }
+  if (!q.waiting.empty() && now > q.since && in_window(q.since, now)) {
+    const Cycle a = std::max(q.since, o_.window_start), z = std::min(now, o_.window_end);
+    std::string who;
+    constexpr std::size_t kListed = 16;
+    for (std::size_t i = 0; i < q.waiting.size() && i < kListed; ++i) {
+      const Waiter& w = q.waiting[i];
+      who += fmt::format("{}\"SM {} slot {} CTA {} warp {} lane {} since {}\"", i ? "," : "", w.sm,
+                         w.slot, w.cta, w.warp, w.lane, w.since);
+    }
+    emit_gpu(fmt::format(
+        "{{\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},\"name\":\"{} queued\","
+        "\"cat\":\"lockq\",\"args\":{{\"addr\":\"{:#x}\",\"queued\":{},\"waiters\":[{}]}}}}",
+        kLockPid, kQueueTid + q.track, a, z - a, q.waiting.size(), addr, q.waiting.size(), who));
+  }
+  q.since = now;
+}
+
+void Tracer::lock_parked(unsigned slice, Addr addr, const mem::Packet& p, unsigned lane) {
+  (void)slice;
+  if (!hier_) return;
+  const Cycle now = start_ + hier_->core_now();
+  LockQueue& q = queues_[addr];
+  queue_span(addr, q, now);
+  q.waiting.push_back(waiter(p, lane, now));
+  // A word with requests parked behind its holder is contended: its holds are drawn.
+  std::lock_guard<std::mutex> g(lock_mu_);
+  if (auto it = owners_.find(addr); it != owners_.end()) ++it->second.queued;
+}
+
+void Tracer::lock_handed(unsigned slice, Addr addr, const mem::Packet& next) {
+  (void)slice;
+  if (!hier_) return;
+  const Cycle now = start_ + hier_->core_now();
+  LockQueue& q = queues_[addr];
+  queue_span(addr, q, now);
+  const int slot = hier_->warp_slot_of(next);
+  const auto lane = static_cast<unsigned>(std::countr_zero(next.lanes));
+  Waiter to = waiter(next, lane, now);
+  auto it = std::find_if(q.waiting.begin(), q.waiting.end(), [&](const Waiter& w) {
+    return w.sm == next.sm && w.slot == slot && w.lane == lane;
+  });
+  if (it != q.waiting.end()) {
+    to = *it;
+    q.waiting.erase(it);
+  }
+  if (now >= o_.window_start && now < o_.window_end)
+    emit_gpu(fmt::format(
+        "{{\"ph\":\"i\",\"s\":\"t\",\"pid\":{},\"tid\":{},\"ts\":{},\"name\":\"hand-over\","
+        "\"cat\":\"lockq\",\"args\":{{\"addr\":\"{:#x}\",\"to\":\"SM {} slot {} CTA {} warp {} "
+        "lane {}\",\"waited\":{},\"left\":{}}}}}",
+        kLockPid, kQueueTid + q.track, now, addr, to.sm, to.slot, to.cta, to.warp, to.lane,
+        now - to.since, q.waiting.size()));
 }
 
 std::unique_ptr<Tracer> attach_tracer(const std::string& path, const std::string& window,
@@ -568,7 +878,13 @@ std::unique_ptr<Tracer> attach_tracer(const std::string& path, const std::string
   TraceOptions o;
   o.path = path;
   if (!window.empty()) parse_window(window, o);
-  o.bows = gpu.params().sm.scheduler.impl == "bows";
+  const sched::SchedulerParams& sp = gpu.params().sm.scheduler;
+  o.bows = sp.impl == "bows";
+  // The DDOS that names `spin (DDOS)` spans: the policy's own parameters when it runs one.
+  if (o.bows && sp.params.get_string("sib_source") == "ddos") {
+    o.ddos = spin::ddos_params(sp.params);
+    o.policy_ddos = true;
+  }
   auto t = std::make_unique<Tracer>(o);
   gpu.set_launch_observer(t.get());
   return t;

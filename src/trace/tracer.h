@@ -5,15 +5,23 @@
 // Tracks (pid/tid of the trace-event format; one cycle is one microsecond of its time axis):
 //  - pid 0 "GPU": kernel launches (tid 0), the watchdog's stop (an instant with its report),
 //    counters: BOWS's delay limit per SM (from its records).
+//  - pid 0 also: counters of each L2 slice's atomic unit (packets waiting, packets replying;
+//    the mean over each counter period, on change).
 //  - pid 1+s "SM s": a track per warp slot (tid = slot) with spans of its state, named by
-//    kState (issue, spin, backoff, barrier, memory, stalled, done; args: CTA, warp in CTA, PCs,
-//    source line, instructions); a track per CTA slot's barrier phases (tid 1000 + CTA slot:
-//    first arrival to release, with the critical, i.e. last arriving, warp); the SM's issue
-//    rate (counter).
-//  - pid 100000 "locks": a track per contended lock word (owner spans: acquire to release).
-// Warp states come from the events only (issues, barrier arrival and release, memory
-// completions, exits): a gap of more than `merge_gap` cycles between two issues becomes a span
-// of its own, named by what the warp was waiting for; see docs/timeline.md.
+//    state_name() (issue, spin, spin (DDOS), backoff, barrier, memory, data, structural,
+//    control, fetch, held, not picked, stalled, done; args: CTA, warp in CTA, PCs, source line,
+//    instructions); a track per CTA slot's barrier phases (tid 1000 + CTA slot: first arrival
+//    to release, with the critical, i.e. last arriving, warp); the SM's issue rate (counter).
+//  - pid 100000 "locks": a track per contended lock word (owner spans: acquire to release);
+//    under lock queuing, a track per queued word (tid 10000 + n: the requests parked behind its
+//    holder, one span per queue content, and an instant per hand-over).
+// Warp states come from the SM's events (issues, barrier arrival and release, memory
+// completions, exits) and from each scheduler cycle's reason per warp (SchedCycleEvent): a run
+// of one reason of at least `merge_gap` cycles is a span of its own; shorter runs join the
+// next span (or, more than merge_gap of them together, make one named by the reason that took
+// most of their cycles). DDOS (a copy of the policy's detector, or one with the seed's
+// parameters when the policy has none) names the issue spans of warps it classifies as
+// spinning. See docs/timeline.md.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +35,8 @@
 #include "common/types.h"
 #include "timing/gpu/launch_observer.h"
 #include "timing/gpu/timing_gpu.h"
+#include "timing/mem/atomic_unit.h"
+#include "timing/sched/ddos.h"
 #include "trace/trace_writer.h"
 
 namespace simtsync::trace {
@@ -37,7 +47,9 @@ struct TraceOptions {
   Cycle window_end = kNever;
   Cycle merge_gap = 32;         // issues this close together stay one span
   Cycle counter_period = 1000;  // issue-rate sample period (cycles)
-  bool bows = false;            // the issue policy is BOWS: gaps after a spin branch are back-off
+  bool bows = false;            // the issue policy is BOWS: its holds are back-off
+  spin::DdosParams ddos;        // the detector naming `spin (DDOS)` spans
+  bool policy_ddos = false;     // ... is a copy of the policy's own (else the seed's defaults)
 };
 
 // Parses "START:END" (either side may be empty: from 0, to the end). Throws usage_error.
@@ -51,11 +63,19 @@ enum class WarpState : std::uint8_t {
   kBarrier,
   kMemory,
   kStalled,
-  kDone
+  kDone,
+  kSpinDdos,    // issuing while DDOS classifies the warp as spinning
+  kData,        // the scheduler found it waiting on the scoreboard, a fence or a lock reply
+  kStructural,  // ... its unit or the LD/ST queue busy
+  kControl,     // ... its I-buffer emptied by a control transfer
+  kFetch,       // ... its I-buffer empty otherwise
+  kHeld,        // the policy did not offer it (not BOWS: BOWS's holds are kBackoff)
+  kNotPicked,   // offered behind the warp that issued
+  kCount
 };
 const char* state_name(WarpState s);
 
-class Tracer final : public gpu::ILaunchObserver {
+class Tracer final : public gpu::ILaunchObserver, public mem::IAtomicObserver {
  public:
   explicit Tracer(TraceOptions o);
   ~Tracer() override;
@@ -67,6 +87,11 @@ class Tracer final : public gpu::ILaunchObserver {
   void close(const std::string& description);
 
   const TraceWriter& writer() const { return writer_; }
+
+  // The atomic units (mem::IAtomicObserver; from the serial memory phase).
+  void atomic_occupancy(unsigned slice, std::size_t waiting, std::size_t replying) override;
+  void lock_parked(unsigned slice, Addr addr, const mem::Packet& p, unsigned lane) override;
+  void lock_handed(unsigned slice, Addr addr, const mem::Packet& next) override;
 
  private:
   class SmObserver;
@@ -95,6 +120,7 @@ class Tracer final : public gpu::ILaunchObserver {
     int sm = -1, slot = -1, cta = -1, warp = -1;
     Cycle since = 0;
     std::uint64_t failed = 0;  // lanes that failed to take it while held
+    std::uint64_t queued = 0;  // lanes that parked in its lock queue while held
     Addr addr = 0;
     bool shared = false;
     std::int64_t after_release = -1;  // cycles since the word's last release (-1: never held)
@@ -105,6 +131,37 @@ class Tracer final : public gpu::ILaunchObserver {
   std::unordered_map<std::uint64_t, int> lock_tracks_;
   std::unordered_map<std::uint64_t, Cycle> last_release_;  // every word ever released
   std::string watchdog_;  // the report of a launch the watchdog stopped (otherData)
+  // DDOS's counters summed over the SMs' copies (otherData: a test compares them with the
+  // policy's own).
+  std::uint64_t ddos_counts_[spin::kDdosStatCount] = {};
+  // Atomic units: per slice, the occupancy since the last change and its integral over the
+  // current counter period.
+  struct Occupancy {
+    Cycle at = 0, bucket = 0;
+    std::size_t waiting = 0, replying = 0;
+    double sum_w = 0, sum_r = 0;
+    double shown_w = -1, shown_r = -1;
+    bool any = false;
+  };
+  std::vector<Occupancy> atomics_;
+  mem::MemoryHierarchy* hier_ = nullptr;
+  void occupancy_to(unsigned slice, Cycle now);
+  void flush_occupancy(unsigned slice, Occupancy& o, Cycle len);
+  // Lock queues: the requests parked behind each word's holder, in arrival order.
+  struct Waiter {
+    int sm = -1, slot = -1, cta = -1, warp = -1;
+    unsigned lane = 0;
+    Cycle since = 0;
+  };
+  struct LockQueue {
+    int track = -1;
+    Cycle since = 0;  // the current content's span starts
+    std::vector<Waiter> waiting;
+  };
+  std::unordered_map<Addr, LockQueue> queues_;
+  int queue_tracks_ = 0;
+  void queue_span(Addr addr, LockQueue& q, Cycle now);
+  Waiter waiter(const mem::Packet& p, unsigned lane, Cycle now) const;
   friend std::string pc_line(const Tracer& t, Pc pc);
   bool in_spin(Pc pc) const;
 };

@@ -15,6 +15,11 @@ import subprocess
 import sys
 
 PHASES = {"X", "B", "E", "i", "I", "C", "M"}
+# Warp states (src/trace/tracer.cc state_name).
+STATES = {"issue", "spin", "spin (DDOS)", "backoff", "barrier", "memory", "data", "structural",
+          "control", "fetch", "held", "not picked", "stalled", "done"}
+# The scheduler's reasons a gap can show.
+REASONS = {"data", "memory", "structural", "control", "fetch", "not picked"}
 
 
 def fail(msg):
@@ -119,10 +124,34 @@ def main():
     a, b = (json.load(open(p)) for p in stats)
     if (a["cycles"], a["warp_instructions"]) != (b["cycles"], b["warp_instructions"]):
         fail(f"tracing changed the run: {a['cycles']} vs {b['cycles']} cycles")
-    ev = validate(load(t), t)
+    trace = load(t)
+    ev = validate(trace, t)
     names = {e["name"] for e in spans(ev, "warp")}
     if not {"issue", "spin"} <= names:
         fail(f"ht: warp states {names} lack issue or spin")
+    if not names <= STATES:
+        fail(f"ht: unknown warp states {names - STATES}")
+    # The scheduler's stall reasons name the gaps: the lock holder waits for an issue slot
+    # (not picked) or for its data; "stalled" (no reason known) is rare.
+    if not names & REASONS:
+        fail(f"ht: no gap named by a scheduler reason among {names}")
+    cyc = {}
+    for e in spans(ev, "warp"):
+        cyc[e["name"]] = cyc.get(e["name"], 0) + e["dur"]
+    if cyc.get("stalled", 0) > 0.05 * sum(cyc.values()):
+        fail(f"ht: 'stalled' (no reason) holds {cyc.get('stalled', 0)} of {sum(cyc.values())} cycles")
+    # DDOS (with the seed's parameters: GTO runs none) confirms the marked spin loops.
+    if not spans(ev, "warp", "spin (DDOS)"):
+        fail("ht: no spin (DDOS) spans")
+    dd = trace["otherData"].get("ddos", {})
+    if dd.get("source") != "seed defaults" or dd.get("spinning_entries", 0) < 1:
+        fail(f"ht: otherData.ddos {dd}")
+    # The atomic units' occupancy: a counter per L2 slice, some packets waiting.
+    occ = [e for e in ev if e["ph"] == "C" and e["name"].startswith("atomic waiting slice ")]
+    if not occ or max(e["args"]["packets"] for e in occ) <= 0:
+        fail("ht: no atomic-unit occupancy counter with packets waiting")
+    if not [e for e in ev if e["ph"] == "C" and e["name"].startswith("atomic replying slice ")]:
+        fail("ht: no atomic-unit replying counter")
     locks = spans(ev, "lock")
     if not locks or any(e["pid"] != 100000 for e in locks):
         fail("ht: no contended lock word track")
@@ -161,11 +190,78 @@ def main():
     with open(t, "rb") as f:
         if f.read(2) != b"\x1f\x8b":
             fail("ht_bows.json.gz is not gzip")
-    ev = validate(load(t), t)
+    trace = load(t)
+    ev = validate(trace, t)
     if not spans(ev, "warp", "backoff"):
         fail("ht under BOWS: no backoff spans")
+    # BOWS takes its spin-inducing branches from DDOS: the trace's DDOS is a copy of it, fed the
+    # same events, so it counts the same spinning entries as the policy's statistics.
+    if not spans(ev, "warp", "spin (DDOS)"):
+        fail("ht under BOWS: no spin (DDOS) spans")
+    dd = trace["otherData"].get("ddos", {})
+    st = os.path.join(out, "ht_bows_stats.json")
+    run([exe, "run", "ht", "--size", "test", "--set", "sm.warp_scheduler.impl=bows",
+         "--set", "sm.warp_scheduler.base=gto", "--json", st], 0)
+    found = []
+
+    def walk(j):
+        if isinstance(j, dict):
+            for k, v in j.items():
+                if k.endswith("ddos_spinning_entries") and isinstance(v, (int, float)):
+                    found.append(v)
+                walk(v)
+        elif isinstance(j, list):
+            for v in j:
+                walk(v)
+    walk(json.load(open(st)))
+    if dd.get("source") != "policy" or not found or dd.get("spinning_entries") != max(found):
+        fail(f"ht under BOWS: the trace's DDOS {dd} is not the policy's (its stats: {found})")
     if not [e for e in ev if e["ph"] == "C" and e["name"].startswith("BOWS delay limit")]:
         fail("ht under BOWS: no delay-limit counter")
+    view(exe, t, out)
+
+    # A policy's hold: example_hold offers no warp for its first hold_cycles.
+    t = os.path.join(out, "hold.json")
+    run([exe, "run", "vecadd", "--size", "test", "--set", "sm.warp_scheduler.impl=example_hold",
+         "--set", "sm.warp_scheduler.hold_cycles=3000", "--trace", t], 0)
+    ev = validate(load(t), t)
+    held = spans(ev, "warp", "held")
+    if not held or max(e["dur"] for e in held) < 2900:
+        fail("example_hold: no warp held by the policy for its hold_cycles")
+
+    # Lock queuing (seed 004): requests parked behind a lock's holder and the hand-overs; the
+    # trace observes only (the cycles of the run without it).
+    t = os.path.join(out, "lockq.json")
+    lq = ["ht_lockinst", "--size", "test", "--config", "gtx480", "--set",
+          "mem.lock_queue.mode=ideal"]
+    stats = [os.path.join(out, "lockq_stats_traced.json"), os.path.join(out, "lockq_stats.json")]
+    run([exe, "run", *lq, "--trace", t, "--json", stats[0]], 0)
+    run([exe, "run", *lq, "--json", stats[1]], 0)
+    a, b = (json.load(open(p)) for p in stats)
+    if (a["cycles"], a["warp_instructions"]) != (b["cycles"], b["warp_instructions"]):
+        fail(f"lock queue: tracing changed the run: {a['cycles']} vs {b['cycles']} cycles")
+    ev = validate(load(t), t)
+    queues = spans(ev, "lockq")
+    hands = [e for e in ev if e["ph"] == "i" and e.get("cat") == "lockq"]
+    if not queues or not hands:
+        fail("lock queue: no queue spans or no hand-overs")
+    for e in queues:
+        if e["tid"] < 10000 or e["args"]["queued"] < 1 or not e["args"]["waiters"]:
+            fail(f"lock queue: a queue span without its waiters: {e}")
+    # Each hand-over goes to the request at the head of that queue just before it (or to one
+    # that parked in the same cycle).
+    by_tid = {}
+    for e in queues:
+        by_tid.setdefault(e["tid"], []).append(e)
+    for h in hands[:300]:
+        before = [e for e in by_tid.get(h["tid"], []) if e["ts"] + e["dur"] <= h["ts"]]
+        if h["args"]["waited"] == 0:
+            continue
+        q = max(before, key=lambda e: e["ts"] + e["dur"]) if before else None
+        if not q or not q["args"]["waiters"][0].startswith(h["args"]["to"]):
+            fail(f"lock queue: hand-over {h['args']} does not go to the head of its queue")
+    if not any(e["args"].get("queued", 0) > 0 for e in spans(ev, "lock")):
+        fail("lock queue: no hold with queued requests")
     view(exe, t, out)
 
     # A window: nothing outside it.

@@ -65,6 +65,17 @@ def main():
         fail("ht: expected warp tracks, a lock track and drawn spans")
     if s["states"].get("spin", 0) < 1 or s["states"].get("issue", 0) < 1:
         fail("ht: no spin or issue spans drawn")
+    reasons = ("not picked", "data", "memory", "structural", "control", "fetch")
+    if s["states"].get("spin (DDOS)", 0) < 1 or not any(s["states"].get(k) for k in reasons):
+        fail("ht: no spin (DDOS) spans or none named by a scheduler reason drawn")
+    if "atomic waiting" not in s.get("counters", []):
+        fail("ht: no atomic-unit occupancy panel")
+
+    s = page_state(chrome, make("lockq", ["ht_lockinst", "--size", "test", "--config", "gtx480",
+                                          "--set", "mem.lock_queue.mode=ideal"], 0), out)
+    print("lockq:", json.dumps(s))
+    if s["tracks"].get("lockq", 0) < 1 or s.get("handovers", 0) < 1 or s.get("queued_max", 0) < 2:
+        fail("lockq: expected lock queue tracks with hand-overs and queues of 2 or more")
 
     s = page_state(chrome, make("naive_lock", ["naive_lock", "--size", "test"], 3), out)
     print("naive_lock:", json.dumps(s))

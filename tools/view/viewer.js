@@ -6,11 +6,18 @@
 (function () {
   "use strict";
   var model = JSON.parse(document.getElementById("trace-data").textContent);
-  var COLORS = {issue: "#43a047", spin: "#e53935", backoff: "#fb8c00", barrier: "#1e88e5",
-                memory: "#8e24aa", stalled: "#bdbdbd", done: "#e0e0e0"};
+  // Warp states (src/trace/tracer.cc, docs/timeline.md): issuing (greens), spinning (reds),
+  // held by the policy (oranges and yellow), waiting on something of its own (blues, purples,
+  // browns), nothing known (greys).
+  var COLORS = {issue: "#43a047", spin: "#e53935", "spin (DDOS)": "#880e4f",
+                backoff: "#fb8c00", held: "#ffb300", "not picked": "#fff176",
+                barrier: "#1e88e5", memory: "#8e24aa", data: "#ba68c8",
+                structural: "#6d4c41", control: "#26a69a", fetch: "#80cbc4",
+                stalled: "#bdbdbd", done: "#e0e0e0"};
   var LABEL_W = 190, ROW_GAP = 1;
-  var state = {tracks: {kernel: 0, warp: 0, barrier: 0, lock: 0}, spans: 0, drawn: 0,
-               states: {}, highlighted: 0, graph: null, ready: false};
+  var state = {tracks: {kernel: 0, warp: 0, barrier: 0, lock: 0, lockq: 0}, spans: 0, drawn: 0,
+               states: {}, handovers: 0, queued_max: 0, counters: [], highlighted: 0,
+               graph: null, ready: false};
   var app = d3.select("#app");
 
   // Warps the watchdog names: "warps [CTA.warp] 0.1 1.1: spinning" (one or more per line).
@@ -44,6 +51,11 @@
     state.spans += t.spans.length;
     t.stuck = t.kind === "warp" && t.spans.some(function (s) { return stuck[s[3] + "." + s[4]]; });
     if (t.stuck) state.highlighted++;  // warp tracks holding a warp the watchdog names
+    if (t.kind === "lockq") {
+      t.marks.sort(function (a, b) { return a[0] - b[0]; });
+      state.handovers += t.marks.length;
+      t.spans.forEach(function (s) { state.queued_max = Math.max(state.queued_max, s[3]); });
+    }
   });
   var nWarps = state.tracks.warp || 0;
   var rowH = Math.max(3, Math.min(12, Math.floor(4000 / Math.max(1, nWarps))));
@@ -79,6 +91,8 @@
     if (t.kind === "warp") return COLORS[s[2]] || "#999";
     if (t.kind === "barrier") return "#64b5f6";
     if (t.kind === "kernel") return s[3] === false ? "#c62828" : "#455a64";
+    if (t.kind === "lockq")  // darker as the queue grows
+      return d3.hsl(200, 0.6, Math.max(0.25, 0.8 - 0.05 * s[3])).toString();
     var h = ((s[3] * 31 + s[4] * 7) % 12 + 12) % 12;  // lock: one hue per owner warp
     return d3.hsl(h * 30, 0.55, 0.55).toString();
   }
@@ -120,6 +134,13 @@
         lastColor = c;
         drawn++;
       }
+      if (t.kind === "lockq") {  // hand-overs: a black tick each
+        ctx.fillStyle = "#000";
+        t.marks.forEach(function (m) {
+          if (m[0] < d[0] || m[0] > d[1]) return;
+          ctx.fillRect(LABEL_W + x(m[0]), t.y, 1, t.h);
+        });
+      }
     });
     state.drawn = drawn;
     state.states = states;
@@ -145,7 +166,16 @@
     if (t.kind === "lock")
       lines.push("address " + s[5] + "  owner CTA " + s[3] + " warp " + s[4] + " (SM " + s[7] +
                  " slot " + s[8] + ")", s[6] + " failed attempts while held",
+                 s[10] ? s[10] + " requests queued while held" : "",
                  s[9] >= 0 ? "taken " + s[9] + " cycles after the previous release" : "");
+    if (t.kind === "lockq") {
+      lines.push("address " + s[4] + ", waiting behind the holder:", s[5]);
+      t.marks.forEach(function (m) {
+        if (m[0] >= s[0] && m[0] <= s[0] + s[1])
+          lines.push("hand-over at " + m[0] + " to " + m[1] + " (waited " + m[2] + ", " + m[3] +
+                     " left)");
+      });
+    }
     var e = d3.event;
     tip.style("display", "block").style("left", (e.clientX + 14) + "px")
         .style("top", (e.clientY + 10) + "px").text(lines.filter(Boolean).join("\n"));
@@ -155,9 +185,10 @@
   function counterPanels() {
     var groups = {};
     (model.counters || []).forEach(function (c) {
-      var key = c.name.replace(/^SM \d+ /, "").replace(/ SM \d+$/, "");
+      var key = c.name.replace(/^SM \d+ /, "").replace(/ (SM|slice) \d+$/, "");
       (groups[key] = groups[key] || []).push(c);
     });
+    state.counters = Object.keys(groups).sort();
     return Object.keys(groups).sort().map(function (k) {
       var cv = counterDiv.append("canvas").attr("width", width).attr("height", 46);
       var max = 0;

@@ -16,6 +16,9 @@
 namespace simtsync::func {
 class Program;
 }
+namespace simtsync::mem {
+class MemoryHierarchy;
+}
 
 namespace simtsync::gpu {
 
@@ -27,6 +30,7 @@ struct LaunchBegin {
   Dim3 grid, block;
   unsigned warps_per_cta = 0;
   std::span<sm::Sm* const> sms;
+  mem::MemoryHierarchy* hier = nullptr;  // the memory hierarchy (null: the simple model)
 };
 
 struct LaunchEnd {

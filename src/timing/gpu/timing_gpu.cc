@@ -192,8 +192,8 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   if (observer_) {
     std::vector<sm::Sm*> sms;
     for (auto& s : l.sms) sms.push_back(s.get());
-    observer_->launch_begin(
-        {&prog, kernel.name, launch_index, launch_start, grid, block, l.needs.warps, sms});
+    observer_->launch_begin({&prog, kernel.name, launch_index, launch_start, grid, block,
+                             l.needs.warps, sms, l.hier.get()});
   }
   l.dispatcher = make_cta_dispatcher(p_.dispatch);
   l.dispatch();

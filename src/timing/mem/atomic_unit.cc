@@ -23,6 +23,7 @@ bool AtomicUnit::push(const Packet& p, std::uint64_t now) {
     return false;
   }
   stats_.max_queue = std::max<std::uint64_t>(stats_.max_queue, queue_.size());
+  note_occupancy();
   return true;
 }
 
@@ -49,6 +50,7 @@ bool AtomicUnit::execute_lane(Item& it, unsigned lane, std::uint64_t now) {
     // It waits in the queue instead of failing: no memory operation, no reply now.
     it.parked |= bit;
     lanes_.parked(it.p);
+    if (obs_) obs_->lock_parked(slice_, a, it.p, lane);
     send_records();
     return true;
   }
@@ -61,6 +63,7 @@ bool AtomicUnit::execute_lane(Item& it, unsigned lane, std::uint64_t now) {
     // The lock passes to the next record: its request goes again, ahead of new ones (sec. 6.3);
     // bounded, once the record has been read from memory.
     g.grant = true;
+    if (obs_) obs_->lock_handed(slice_, a, g);
     Item gi{g, bounded ? ~std::uint64_t{0} : now, g.lanes};
     gi.token = next_token_++;
     grants_.push_back(gi);
@@ -115,6 +118,7 @@ void AtomicUnit::tick(std::uint64_t now) {
     out_.try_push(g->p, now + p_.latency + p_.l2_access);
     ++stats_.packets;
     g = grants_.erase(g);
+    note_occupancy();
   }
   while (budget > 0 && !queue_.empty()) {
     Item& it = queue_.front();
@@ -142,6 +146,7 @@ void AtomicUnit::tick(std::uint64_t now) {
     ++stats_.packets;
     queue_.pop();
     head_started_ = false;
+    note_occupancy();
   }
 }
 

@@ -35,6 +35,20 @@ inline constexpr StatField<AtomicStats> kAtomicStatFields[] = {
     SIMTSYNC_STAT_MAX(AtomicStats, max_queue, "longest queue seen"),
 };
 
+// Watches the atomic units (the timeline trace, src/trace/): told when a unit's occupancy changes
+// and when a lane of a lock instruction parks in its lock queue or is handed the lock. Set only by
+// a trace: a unit without one tests one null pointer at each change, never per cycle.
+class IAtomicObserver {
+ public:
+  virtual ~IAtomicObserver() = default;
+  // `waiting`: packets in the unit's queue and hand-overs not yet executed; `replying`: executed
+  // packets whose reply has not left the unit.
+  virtual void atomic_occupancy(unsigned slice, std::size_t waiting, std::size_t replying) = 0;
+  // Lane `lane` of `p` parked behind the holder of `addr` / was handed `addr` by an unlock.
+  virtual void lock_parked(unsigned slice, Addr addr, const Packet& p, unsigned lane) = 0;
+  virtual void lock_handed(unsigned slice, Addr addr, const Packet& next) = 0;
+};
+
 // The unit executing atomics of one L2 slice (memory-side unit `atomic`, mem_units.def). A slice's
 // lock arbiter (the lock queue, when mem.lock_queue.mode is on) is consulted for the lane
 // operations of lock and unlock instructions.
@@ -53,7 +67,10 @@ class AtomicUnit final : public IMemUnit {
   Packet& front_reply(std::uint64_t now) override {
     return out_.ready(now) ? out_.front() : backoff_.front();
   }
-  void pop_reply(std::uint64_t now) override { out_.ready(now) ? out_.pop() : backoff_.pop(); }
+  void pop_reply(std::uint64_t now) override {
+    out_.ready(now) ? out_.pop() : backoff_.pop();
+    note_occupancy();
+  }
   bool busy() const override {
     return !queue_.empty() || !out_.empty() || !grants_.empty() || !backoff_.empty() ||
            !record_out_.empty();
@@ -68,8 +85,16 @@ class AtomicUnit final : public IMemUnit {
     collect_stats<AtomicStats>(stats_, kAtomicStatFields, out);
   }
   const AtomicStats& stats() const { return stats_; }
+  void observe(IAtomicObserver* o, unsigned slice) {
+    obs_ = o;
+    slice_ = slice;
+  }
 
  private:
+  void note_occupancy() {
+    if (obs_)
+      obs_->atomic_occupancy(slice_, queue_.size() + grants_.size(), out_.size() + backoff_.size());
+  }
   struct Item {
     Packet p;
     std::uint64_t arrived;
@@ -103,6 +128,8 @@ class AtomicUnit final : public IMemUnit {
   void set_addr_free(Addr a, std::uint64_t free, std::uint64_t now);
   bool head_started_ = false;
   AtomicStats stats_;
+  IAtomicObserver* obs_ = nullptr;
+  unsigned slice_ = 0;
 };
 
 }  // namespace simtsync::mem

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "func/executor.h"
+#include "timing/mem/atomic_unit.h"
 #include "timing/mem/coalescer.h"
 #include "timing/mem/mem_unit_registry.h"
 
@@ -233,6 +234,16 @@ void MemoryHierarchy::perform(const Packet& p) {
   Req& q = reqs_[p.req];
   perform_(q.r, p.lanes, !q.performed);
   q.performed = true;
+}
+
+void MemoryHierarchy::observe_atomics(IAtomicObserver* o) {
+  for (std::size_t s = 0; s < parts_.size(); ++s)
+    for (const MemoryPartition::Unit& u : parts_[s]->units())
+      if (auto* a = dynamic_cast<AtomicUnit*>(u.unit)) a->observe(o, static_cast<unsigned>(s));
+}
+
+int MemoryHierarchy::warp_slot_of(const Packet& p) const {
+  return p.internal || p.req >= reqs_.size() ? -1 : reqs_[p.req].r.warp_slot;
 }
 
 Addr MemoryHierarchy::lane_address(const Packet& p, unsigned lane) const {

@@ -24,6 +24,8 @@
 
 namespace simtsync::mem {
 
+class IAtomicObserver;
+
 struct HierarchyStats {
   CacheStats l1, const_cache, l2;
   // The memory-side units' declared counters (i_mem_unit.h), summed over slices by declaration;
@@ -121,6 +123,11 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   void set_critical_warps(int sm, const CriticalWarps* board);
   // The L1 of SM `sm` (tests).
   const L1Cache& l1(int sm) const { return *sms_[static_cast<size_t>(sm)].l1; }
+  // The timeline trace (src/trace/): `o` watches every slice's atomic unit; while it hears one,
+  // the core cycle being simulated and the SM warp slot of a packet's request.
+  void observe_atomics(IAtomicObserver* o);
+  Cycle core_now() const { return last_now_; }
+  int warp_slot_of(const Packet& p) const;
 
  private:
   struct Req {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "common/lane_mask.h"
@@ -81,6 +82,32 @@ struct MemoryEvent {
   const func::MemAccess* access = nullptr;
 };
 
+// What one warp of a scheduler did in a cycle the scheduler tried to issue: the scheduler's stall
+// kinds (sm_stats.h's StallKind, in its order) per warp, and kNotPicked. Only for the timeline
+// trace (src/trace/); see SchedCycleEvent.
+enum class WarpCycle : std::uint8_t {
+  kIssued,      // it issued
+  kStructural,  // its instruction's unit or the LD/ST queue was busy
+  kData,        // waiting on the scoreboard, a fence or a lock reply
+  kBarrier,     // at a CTA barrier
+  kControl,     // I-buffer emptied by a control transfer (or a timed reconvergence unit)
+  kFetch,       // I-buffer empty otherwise, or its head not yet decoded
+  kHeld,        // live, but the policy did not offer it (BOWS's back-off, a hold, a pending set)
+  kExit,        // finished, its memory not yet drained
+  kNotPicked,   // offered behind the warp that issued, not known to be stalled
+  kNone,        // no live warp in the slot
+};
+
+// One cycle of one scheduler that had live warps (the timeline trace): `why[i]` for warp slot
+// `slots[i]`. Warps the scheduler looked at before the one that issued (or all it offered,
+// when none issued) failed for the reason recorded; the ones after it were not looked at.
+struct SchedCycleEvent {
+  Cycle now = 0;
+  int sched = 0;
+  std::span<const int> slots;
+  std::span<const WarpCycle> why;
+};
+
 class ISmObserver {
  public:
   virtual ~ISmObserver() = default;
@@ -90,6 +117,8 @@ class ISmObserver {
   virtual void on_cta_exit(const CtaEvent& e) { (void)e; }
   virtual void on_warp_exit(const WarpExitEvent& e) { (void)e; }
   virtual void on_memory(const MemoryEvent& e) { (void)e; }
+  // Heard only by observers subscribed with EventBus::subscribe_cycles (a per-cycle cost).
+  virtual void on_sched_cycle(const SchedCycleEvent& e) { (void)e; }
 };
 
 // The observers of one SM, in subscription order (deterministic delivery).
@@ -97,6 +126,16 @@ class EventBus {
  public:
   void subscribe(ISmObserver* o) { observers_.push_back(o); }
   bool empty() const { return observers_.empty(); }
+  // Observers of every scheduler cycle (SchedCycleEvent): the SM tests one flag per scheduler
+  // cycle and builds the event only when one is subscribed.
+  void subscribe_cycles(ISmObserver* o) {
+    cycle_observers_.push_back(o);
+    cycles_ = true;
+  }
+  bool cycles() const { return cycles_; }
+  void deliver_cycle(const SchedCycleEvent& e) const {
+    for (ISmObserver* o : cycle_observers_) o->on_sched_cycle(e);
+  }
   template <class Event, class Fn>
   void deliver(const Event& e, Fn fn) const {
     for (ISmObserver* o : observers_) (o->*fn)(e);
@@ -104,6 +143,8 @@ class EventBus {
 
  private:
   std::vector<ISmObserver*> observers_;
+  std::vector<ISmObserver*> cycle_observers_;
+  bool cycles_ = false;
 };
 
 }  // namespace simtsync::sm

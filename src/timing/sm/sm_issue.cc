@@ -4,6 +4,7 @@
 // become visible to dependent instructions after the op class's latency (scoreboard), memory
 // results when the response returns.
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <iterator>
 #include <span>
@@ -94,6 +95,48 @@ bool Sm::issue_one(int s, Cycle now) {
   std::vector<int>& order = orders_[static_cast<size_t>(s)];
   scheds_[static_cast<size_t>(s)]->order(view, version_, now, order);
   StallKind best = StallKind::kCount;
+  // The timeline trace (EventBus::subscribe_cycles): why each of the scheduler's warps did not
+  // issue this cycle. Built only when someone listens; `issued_at` is the position in `order`
+  // of the warp that issued (-1: none). Out of line and given its operands at the call, so that
+  // an untraced run pays only the flag test (a closure of references cost issue_one 17%).
+  auto report = [this](int s, Cycle now, const auto& mine, const auto& view, const auto& order,
+                       int issued_at) __attribute__((noinline, cold)) {
+    std::array<WarpCycle, 64> why;
+    const std::size_t n = std::min(mine.size(), why.size());
+    for (std::size_t i = 0; i < n; ++i)
+      why[i] = view[i].valid ? WarpCycle::kHeld : WarpCycle::kNone;
+    for (int k = 0; k < static_cast<int>(order.size()); ++k) {
+      const auto i = static_cast<std::size_t>(order[static_cast<std::size_t>(k)]);
+      if (i >= n) continue;
+      const int slot = mine[i];
+      const std::uint64_t bit = std::uint64_t{1} << slot;
+      const WarpSlot& ws = slots_[static_cast<size_t>(slot)];
+      const HotWarp& hw = hot_[static_cast<size_t>(slot)];
+      WarpCycle w = WarpCycle::kNotPicked;
+      if (k == issued_at)
+        w = WarpCycle::kIssued;
+      else if (hw.state == func::WarpState::kFinished)
+        w = WarpCycle::kExit;
+      else if (hw.state == func::WarpState::kAtBarrier)
+        w = WarpCycle::kBarrier;
+      else if (ldst_blocked_ & bit)
+        w = WarpCycle::kStructural;
+      else if ((blocked_ & bit) || atomic_loops_[static_cast<size_t>(slot)].acc)
+        w = WarpCycle::kData;
+      else if (ws.ib_count == 0)
+        w = ws.control_flush ? WarpCycle::kControl : WarpCycle::kFetch;
+      else if (ws.ib[0].ready > now)
+        w = WarpCycle::kFetch;
+      else if (issued_at < 0 || k < issued_at)
+        // Looked at and refused with a buffered instruction and no known wait: its unit was
+        // busy (or a reconvergence unit that keeps time named no split).
+        w = (timed_units_ >> slot & 1) && !hw.split.ready ? WarpCycle::kControl
+                                                          : WarpCycle::kStructural;
+      why[i] = w;
+    }
+    events_.deliver_cycle(SchedCycleEvent{now, s, std::span<const int>(mine.data(), n),
+                                          std::span<const WarpCycle>(why.data(), n)});
+  };
   const std::uint64_t live_mask = view_live_mask_[static_cast<size_t>(s)];
   // Every live warp offered (the order holds only live warps, each once) and every one blocked:
   // the loop would try none of them. Its outcome comes from the masks.
@@ -115,6 +158,9 @@ bool Sm::issue_one(int s, Cycle now) {
       ++st.issued;
       last_stall_[static_cast<size_t>(s)] = StallKind::kIssued;
       if (long_latency_issued_) scheds_[static_cast<size_t>(s)]->long_latency(idx, now);
+      if (events_.cycles())
+        report(s, now, mine, view, order,
+               static_cast<int>(std::find(order.begin(), order.end(), idx) - order.begin()));
       return true;
     }
     best = std::min(best, r);
@@ -126,6 +172,7 @@ bool Sm::issue_one(int s, Cycle now) {
                                                                                 : StallKind::kIdle;
   ++st.cycles[static_cast<int>(k)];
   last_stall_[static_cast<size_t>(s)] = k;
+  if (events_.cycles()) report(s, now, mine, view, order, -1);
   // Only warps waiting at a barrier or finished were offered: nothing will change by itself, so
   // the policy may offer others (two-level's pending warps).
   if (!order.empty() && (k == StallKind::kBarrier || k == StallKind::kExit) &&

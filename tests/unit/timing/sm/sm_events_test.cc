@@ -151,5 +151,66 @@ TEST(SmPolicy, HoldingEveryWarpIsHeldNotIdleAndWakesTheSm) {
   EXPECT_GT(rig.sm.stats().sched[0].policy.at(0), 0u);  // the declared statistic counted
 }
 
+// The timeline trace's per-warp reasons (SchedCycleEvent): heard only by observers subscribed
+// with subscribe_cycles, and listening changes nothing.
+struct CycleRecorder final : ISmObserver {
+  struct Seen {
+    Cycle now;
+    int slot;
+    WarpCycle why;
+  };
+  void on_sched_cycle(const SchedCycleEvent& e) override {
+    ASSERT_EQ(e.slots.size(), e.why.size());
+    for (std::size_t i = 0; i < e.slots.size(); ++i) seen.push_back({e.now, e.slots[i], e.why[i]});
+  }
+  std::vector<Seen> seen;
+};
+
+TEST(SmEvents, SchedulerCyclesSayWhyEachWarpDidNotIssue) {
+  SmParams p = small_params();
+  p.scheduler = sched::scheduler_params("example_hold", {{"hold_cycles", std::int64_t{300}}});
+  const std::string body =
+      "  mov.u32 %r1, %tid.x;\n  add.u32 %r2, %r1, 1;\n  mul.lo.u32 %r3, %r2, %r2;\n"
+      "  add.u32 %r4, %r3, %r1;\n  ret;";
+  SmRig rig(body, p, 64);  // two warps on one scheduler
+  CycleRecorder rec, plain;
+  rig.sm.events().subscribe_cycles(&rec);
+  rig.sm.events().subscribe(&plain);  // an ordinary observer hears no scheduler cycles
+  ASSERT_TRUE(rig.run(3000));
+  EXPECT_TRUE(plain.seen.empty());
+  ASSERT_FALSE(rec.seen.empty());
+  std::size_t issued = 0, held = 0, other = 0;
+  for (const auto& s : rec.seen) {
+    if (s.why == WarpCycle::kNone) {
+      EXPECT_GE(s.slot, 2);  // the slots without a warp (the CTA has two)
+      continue;
+    }
+    if (s.now < 300) {
+      EXPECT_EQ(s.why, WarpCycle::kHeld) << "cycle " << s.now << " slot " << s.slot;
+      ++held;
+    } else if (s.why == WarpCycle::kIssued) {
+      ++issued;
+      // The warp the event says issued did issue in that cycle.
+      EXPECT_TRUE(std::any_of(rig.issues.begin(), rig.issues.end(),
+                              [&](const auto& i) { return i.at == s.now; }));
+    } else {
+      EXPECT_NE(s.why, WarpCycle::kHeld) << "cycle " << s.now;
+      ++other;
+    }
+  }
+  EXPECT_GT(held, 0u);
+  EXPECT_EQ(issued, rig.issues.size());
+  EXPECT_GT(other, 0u);  // the warp behind the issuing one, waiting on data, or fetching
+
+  // The same run without the listener issues the same instructions in the same cycles.
+  SmRig quiet(body, p, 64);
+  ASSERT_TRUE(quiet.run(3000));
+  ASSERT_EQ(quiet.issues.size(), rig.issues.size());
+  for (std::size_t i = 0; i < rig.issues.size(); ++i) {
+    EXPECT_EQ(quiet.issues[i].at, rig.issues[i].at);
+    EXPECT_EQ(quiet.issues[i].pc, rig.issues[i].pc);
+  }
+}
+
 }  // namespace
 }  // namespace simtsync::sm::testing
