@@ -34,12 +34,17 @@
 #include <vector>
 
 #include "common/types.h"
-#include "timing/mem/critical_warps.h"
 #include "timing/mem/mem_params.h"
 #include "timing/mem/packet.h"
 #include "timing/mem/tag_array.h"
+#include "timing/sched/critical_warps.h"
 
 namespace simtsync::mem {
+
+// The board and its statistics' order are the issue policy's (timing/sched/critical_warps.h).
+using sched::CriticalWarps;
+using sched::CacpStat;
+using enum sched::CacpStat;
 
 class Cacp {
  public:

@@ -27,7 +27,7 @@
 // Criticality prediction for the cache part: at every re-evaluation the policy marks as critical
 // the warps whose criticality is above min + cawa_critical_fraction x (max - min) of the warps of
 // their own CTA it schedules (CAWA picks the critical warps of a thread block), and publishes the
-// marks on the SM's criticality board (mem/critical_warps.h). `cawa` asks the SM's L1 for CAWA's
+// marks on the SM's criticality board (critical_warps.h). `cawa` asks the SM's L1 for CAWA's
 // cache part, CACP (mem/cacp.h; mem.l1.cacp auto), and counts its statistics; `gcaws` is the same
 // scheduler without the cache part (what `cawa` meant before CACP was modelled). docs/policies.md
 // lists the sources and what could not be checked against the paper.
@@ -41,7 +41,7 @@ namespace simtsync::sched {
 namespace {
 
 // Declared statistics, in declaration order (declare_cawa); cawa's CACP statistics follow
-// (mem::CacpStat order).
+// (sched::CacpStat order).
 enum Stat { kResorts, kGreedyHolds, kLoopAdds, kSkipSubs, kGcawsStatCount };
 
 struct CawaParams {
@@ -261,7 +261,7 @@ class Cawa final : public IWarpScheduler {
 
   CawaParams p_;
   const IWarpView* view_;
-  mem::CriticalWarps* board_ = nullptr;          // the SM's criticality board
+  sched::CriticalWarps* board_ = nullptr;        // the SM's criticality board
   std::vector<std::pair<double, double>> span_;  // scratch: criticality range by CTA slot
   std::uint64_t* counters_;
   std::vector<Warp> w_;          // by SM warp slot
@@ -345,7 +345,7 @@ void declare_gcaws(config::PluginDecl& d) {
 
 void declare_cawa(config::PluginDecl& d) {
   declare_gcaws_common(d);
-  // CACP's statistics, counted by the SM's L1 (mem::CacpStat order).
+  // CACP's statistics, counted by the SM's L1 (sched::CacpStat order).
   d.stat("cacp_pred_critical",
          "cawa/CACP: L1 fills the CCBP predicted critical (inserted in the critical partition)")
       .stat("cacp_pred_normal",

@@ -7,7 +7,7 @@
 
 #include "sched/sched_test_util.h"
 #include "sm/sm_test_util.h"
-#include "timing/mem/critical_warps.h"
+#include "timing/sched/critical_warps.h"
 #include "timing/sched/critical_warps_unit.h"
 #include "timing/sched/i_warp_scheduler.h"
 
@@ -17,7 +17,7 @@ namespace {
 using Order = std::vector<int>;
 // gCAWS's statistics, then (cawa only) CACP's, counted by the L1.
 enum { kResorts, kGreedyHolds, kLoopAdds, kSkipSubs, kGcawsStats };
-constexpr int kNumStats = kGcawsStats + static_cast<int>(mem::kCacpStatCount);
+constexpr int kNumStats = kGcawsStats + static_cast<int>(sched::kCacpStatCount);
 
 // Only at_barrier matters to CAWA.
 class View final : public IWarpView {
@@ -64,7 +64,7 @@ struct Rig {
     bus.deliver(e, &sm::ISmObserver::on_issue);
   }
 
-  const mem::CriticalWarps& board() {
+  const sched::CriticalWarps& board() {
     return units.get<CriticalWarpsUnit>(CriticalWarpsUnit::kName).board;
   }
 
@@ -139,7 +139,7 @@ TEST(Cawa, PublishesItsCriticalWarpsForTheL1sCacp) {
     EXPECT_FALSE(r.board().is_critical(2)) << impl;
   }
   EXPECT_EQ(scheduler_stats("gcaws").size(), static_cast<size_t>(kGcawsStats));
-  EXPECT_EQ(scheduler_stats("cawa")[kGcawsStats + static_cast<int>(mem::kCacpCriticalHits)].name,
+  EXPECT_EQ(scheduler_stats("cawa")[kGcawsStats + static_cast<int>(sched::kCacpCriticalHits)].name,
             "cacp_critical_hits");
 }
 

@@ -2,13 +2,14 @@
 // prioritization (CACP, cacp.h). CAWA's criticality predictor lives in the issue policy
 // (sched/impl/cawa.cc) and its cache part in the L1: this board is the wire between them, the
 // "critical" bit a request carries into the cache. The policy writes it (from the SM phase),
-// the L1 reads it when a packet enters (the memory side's tick, after the SM phase).
+// the L1 reads it when a packet enters (the memory side's tick, after the SM phase). It lives
+// with the policies (sched is above mem in the layer order); the L1 includes it.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-namespace simtsync::mem {
+namespace simtsync::sched {
 
 struct CriticalWarps {
   // By SM warp slot: 1 while the issue policy rates the warp in that slot critical.
@@ -45,4 +46,4 @@ enum CacpStat : unsigned {
   kCacpStatCount
 };
 
-}  // namespace simtsync::mem
+}  // namespace simtsync::sched
