@@ -260,9 +260,11 @@ class IReconvergence {
 };
 
 // Optional hook: a unit that keeps time or memory (AWARE's timeouts, insertion latencies and
-// spilled tables). Deriving from it (constructed with `this`) makes timed() return it:
-// the SM then ticks the unit each cycle it ticks the warp's SM, asks next_event() when it wants
-// to sleep, sends the requests waiting in the unit's outbox (pop_request) to L2 like
+// spilled tables; the finite lock stack's spills and fills). Deriving from it (constructed with
+// `this`) makes timed() return it: the SM then ticks the unit in each of its ticks while the
+// unit's published state asks for it (SplitState::tick: AWARE always, the lock stack only with
+// requests to send), asks next_event() when it wants to sleep (if keeps_time()),
+// sends the requests waiting in the unit's outbox (pop_request) to L2 like
 // instruction fills, reports when each has left the SM (request_sent), and hands back their
 // replies, and the per-lane results of the warp's own memory instructions, through
 // memory_reply(). Each call republishes the unit's state, as a report does.
