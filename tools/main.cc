@@ -22,6 +22,7 @@
 #include "stats/exec_report.h"
 #include "stats/timing_report.h"
 #include "timing/gpu/cta_dispatcher.h"
+#include "timing/gpu/sync_status.h"
 #include "timing/mem/mem_unit_registry.h"
 #include "timing/sched/i_fetch_policy.h"
 #include "timing/sched/i_warp_scheduler.h"
@@ -99,6 +100,12 @@ int cmd_list(const std::string& name) {
   // Memory-side units: each placed by its own keys (mem.NAME.*), several at once.
   fmt::print("memory-side units (mem.NAME.*, statistics in memory.NAME):\n");
   for (const auto& r : mem::mem_units()) plugin(r, mem::mem_unit_prefix(r.name));
+  // The synchronization status: lock and wait outcomes classified from the spin-loop marks.
+  fmt::print("synchronization status (stats.sync_status=true; statistics in sync_status):\n");
+  for (const auto& f : gpu::kSyncStatFields)
+    fmt::print("  {:<14}   statistic {}: {}\n", "", f.name, f.description);
+  for (const auto& f : gpu::kSyncDerived)
+    fmt::print("  {:<14}   statistic {} (derived): {}\n", "", f.name, f.description);
   return 0;
 }
 
