@@ -5,6 +5,7 @@ import csv
 import gzip
 import json
 import os
+import sys
 
 from common import check, fresh_workdir, read_csv, simtsync
 
@@ -59,3 +60,15 @@ md = open(os.path.join(to, "report.md")).read()
 check("(records.csv.gz)" in md, "report.md links records.csv.gz")
 simtsync("report", exp, "--out", out, "--to", to)
 check(open(gz, "rb").read() == first, "reporting again writes the same bytes")
+
+# A workload parameter may be called `records` too (nn's params.records, a number): it stays a
+# column, and only an object of lists is a policy's records (the collector once crashed on it).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "tools", "experiments"))
+from results import flatten  # noqa: E402
+
+kinds = {}
+cols = flatten({"params": {"records": 4096},
+                "stats": {"gpu": {"records": {"ddos_branch": [{"pc": 8}]}}}}, records=kinds)
+check(cols == {"params.records": 4096}, f"a parameter named records is a column: {cols}")
+check(kinds == {"ddos_branch": [{"pc": 8}]}, f"a policy's records are rows: {kinds}")
