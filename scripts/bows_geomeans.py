@@ -7,7 +7,8 @@
 Per kernel: BOWS(P) speedup over P (cycles of P / cycles of BOWS(P)) for P in LRR, rotating GTO
 and CAWA, energy and instruction ratios against rotating GTO, the L1D transactions BOWS saves
 against rotating GTO, and the base policies against each other (LRR cycles / GTO cycles: above 1
-means GTO is faster). A point that stopped at the watchdog's cycle cap (status other than ok)
+means GTO is faster). A point that stopped at the watchdog's cycle cap, or earlier at another
+watchdog check (status other than ok; its cycles from the results.csv beside metrics.csv)
 counts with the cycles it reached: a ratio whose numerator stopped is a lower bound (marked '>'),
 one whose denominator stopped an upper bound ('<'). Geomeans for the ratios; the arithmetic mean
 for the L1D saving, as the seed averages it.
@@ -15,6 +16,7 @@ for the L1D saving, as the seed averages it.
 import argparse
 import csv
 import math
+import os
 import re
 import sys
 
@@ -22,10 +24,25 @@ import sys
 def load(paths):
     rows = {}
     for p in paths:
+        reached = stopped_cycles(p)
         with open(p, newline="") as f:
             for r in csv.DictReader(f):
+                if r.get("status", "ok") != "ok" and not r.get("cycles"):
+                    r["cycles"] = reached.get(r["point"], "")
                 rows[(r["workload"], r["policy"])] = r
     return rows
+
+
+def stopped_cycles(metrics_path):
+    """{point: cycles} of the stopped points in the results.csv beside `metrics_path`: metrics.csv
+    leaves a stopped point's metrics empty, results.csv keeps the cycles it reached (a watchdog
+    stop before the cap: starvation, no completion)."""
+    path = os.path.join(os.path.dirname(metrics_path), "results.csv")
+    if not os.path.exists(path):
+        return {}
+    with open(path, newline="") as f:
+        return {r["point"]: r.get("cycles", "") for r in csv.DictReader(f)
+                if r.get("status", "ok") != "ok" and r.get("cycles")}
 
 
 def main():

@@ -64,7 +64,8 @@ def pick(path, **match):
 
 def num(path, key, **match):
     """(value, stopped): a number of one row; stopped when the point did not finish (status
-    other than ok). A stopped point's empty cycles count as the watchdog's cap it reached."""
+    other than ok). A stopped point's empty cycles count as the watchdog's cap it reached, or
+    as the cycles results.csv records for it (a watchdog stop before the cap)."""
     r = pick(path, **match)
     stopped = r.get("status", "ok") != "ok"
     v = r.get(key, "")
@@ -72,6 +73,14 @@ def num(path, key, **match):
         cap = re.search(r"cycle limit of (\d+)", r.get("reason", ""))
         if cap:
             return float(cap.group(1)), True
+        # Stopped before the cap (starvation, no completion): metrics.csv leaves it empty, the
+        # results.csv beside it keeps the cycles reached.
+        if stopped and path.endswith("metrics.csv"):
+            full = path[: -len("metrics.csv")] + "results.csv"
+            hit = [x for x in rows(full) if x["point"] == r["point"]] if os.path.exists(
+                os.path.join(RESULTS, full)) else []
+            if len(hit) == 1 and hit[0].get("cycles"):
+                return float(hit[0]["cycles"]), True
     if v == "":
         raise Missing("%s: empty %s in %s" % (path, key, m_str(match)))
     return float(v), stopped
