@@ -169,11 +169,18 @@ class Bows final : public IWarpScheduler {
   void order(std::span<const SchedWarp> warps, std::uint64_t version, Cycle now,
              std::vector<int>& out) override {
     base_->order(warps, version, now, base_order_);
-    if (slot_of_.size() != warps.size()) slot_of_.assign(warps.size(), -1);
-    for (size_t i = 0; i < warps.size(); ++i) {
-      const int slot = warps[i].warp_id;
-      slot_of_[i] = slot;
-      if (warps[i].valid && !at(slot).alive) start(slot, now);
+    // The warps change only with `version` (IWarpScheduler::order): a warp that turns live
+    // comes with a new version, and one that leaves (drop) is no longer valid.
+    if (version != seen_version_ || warps.data() != seen_warps_ ||
+        slot_of_.size() != warps.size()) {
+      seen_version_ = version;
+      seen_warps_ = warps.data();
+      slot_of_.assign(warps.size(), -1);
+      for (size_t i = 0; i < warps.size(); ++i) {
+        const int slot = warps[i].warp_id;
+        slot_of_[i] = slot;
+        if (warps[i].valid && !at(slot).alive) start(slot, now);
+      }
     }
     out.clear();
     for (int i : base_order_)
@@ -304,6 +311,8 @@ class Bows final : public IWarpScheduler {
   DelayLimit& delay_;
   std::vector<WarpState> st_;    // by SM warp slot
   std::vector<int> slot_of_;     // order index -> SM warp slot
+  std::uint64_t seen_version_ = ~std::uint64_t{0};  // the warps slot_of_ was built from
+  const SchedWarp* seen_warps_ = nullptr;
   std::vector<int> base_order_;  // the base policy's order (its own memo lives on it)
   std::vector<int> queue_;       // backed-off warps, in the order they backed off
   Cycle held_until_ = kNever;    // first pending delay to end among the warps held back
