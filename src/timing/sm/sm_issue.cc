@@ -44,6 +44,9 @@ void Sm::occupy(Cycle* pipe, OpClass oc, UnitKind uk, Cycle now) {
   const unsigned occupancy = std::max(1u, p_.ii[static_cast<int>(oc)]) * passes;
   *pipe = now + occupancy;
   note_ready(*pipe);
+  const auto& pipes = unit_busy_[static_cast<size_t>(uk)];
+  const auto bit = pipe_bit_[static_cast<size_t>(uk)] + static_cast<unsigned>(pipe - pipes.data());
+  if (bit < 64) busy_pipes_ |= std::uint64_t{1} << bit;
   stats_.unit_busy[static_cast<int>(uk)] += occupancy;
 }
 
