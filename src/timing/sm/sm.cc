@@ -320,6 +320,7 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
         ws.fetch_ready = now;
     return;
   }
+  if (r.warp_slot >= 0) ldst_waiting_ &= ~(std::uint64_t{1} << r.warp_slot);
   if (r.space == mem::ReqSpace::kUnit) {
     if (simt::TimedHooks* unit = request_unit(r)) {
       simt::MemoryReply rep;
@@ -359,6 +360,7 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
 void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
   WarpSlot& ws = slots_[static_cast<size_t>(slot)];
   blocked_ &= ~(std::uint64_t{1} << slot);
+  ldst_waiting_ &= ~(std::uint64_t{1} << slot);
   if (AtomicLoop& lp = atomic_loops_[static_cast<size_t>(slot)]; lp.acc == acc) {
     // A shared atomic's LDSLK data is back: its loop goes on with the modify step.
     lp.step = AtomicLoop::Step::kModify;
@@ -409,6 +411,7 @@ void Sm::flush(WarpSlot& ws, Pc pc, bool control) {
   ws.fetch_pc = pc;
   ws.fetch_stop = false;
   ws.control_flush = control;
+  ldst_waiting_ &= ~(std::uint64_t{1} << (&ws - slots_.data()));
   update_fetch_bit(static_cast<int>(&ws - slots_.data()));
 }
 
@@ -493,6 +496,7 @@ void Sm::reset_slot(int s) {
   slots_[static_cast<size_t>(s)] = WarpSlot{};
   atomic_loops_[static_cast<size_t>(s)] = AtomicLoop{};
   lock_wait_ &= ~(std::uint64_t{1} << s);
+  ldst_waiting_ &= ~(std::uint64_t{1} << s);
 }
 
 bool Sm::live(int slot) const {
