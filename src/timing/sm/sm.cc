@@ -61,6 +61,10 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
   unit_busy_.resize(static_cast<int>(UnitKind::kCount));
   for (int k = 0; k < static_cast<int>(UnitKind::kCount); ++k)
     unit_busy_[static_cast<size_t>(k)].assign(std::max(1u, p_.units[k]), 0);
+  for (auto& unit : unit_busy_) {
+    pipe_bit_.push_back(static_cast<unsigned>(pipes_.size()));
+    for (Cycle& b : unit) pipes_.push_back(&b);
+  }
   last_stall_.assign(ns, StallKind::kIdle);
   view_version_.assign(ns, ~std::uint64_t{0});
   views_.resize(ns);
@@ -270,19 +274,36 @@ Cycle Sm::next_event(Cycle now) const {
   }
   if (shared_.busy_until() > now) t = std::min(t, shared_.busy_until());
   if (ready_min_ <= now) {
-    // The bound has passed: find the next future ready time (every later one is noted).
+    // The bound has passed: find the next future ready time (every later one is noted). Only
+    // slots and pipelines given a time since they were last found passed can hold one.
     Cycle m = mem::kNever;
-    for (const auto& ws : slots_) {
-      if (!ws.warp || ws.done) continue;
-      if (ws.fetch_ready > now && ws.fetch_ready != kWaitFill) m = std::min(m, ws.fetch_ready);
-      for (unsigned i = 0; i < ws.ib_count; ++i)
-        if (ws.ib[i].ready > now) m = std::min(m, ws.ib[i].ready);
-      const AtomicLoop& lp = atomic_loops_[static_cast<size_t>(&ws - slots_.data())];
-      if (lp.acc && lp.ready > now) m = std::min(m, lp.ready);
+    for (std::uint64_t b = ready_slots_; b != 0; b &= b - 1) {
+      const int s = std::countr_zero(b);
+      const WarpSlot& ws = slots_[static_cast<size_t>(s)];
+      Cycle ms = mem::kNever;
+      if (ws.warp && !ws.done) {
+        if (ws.fetch_ready > now && ws.fetch_ready != kWaitFill) ms = ws.fetch_ready;
+        for (unsigned i = 0; i < ws.ib_count; ++i)
+          if (ws.ib[i].ready > now) ms = std::min(ms, ws.ib[i].ready);
+        const AtomicLoop& lp = atomic_loops_[static_cast<size_t>(s)];
+        if (lp.acc && lp.ready > now) ms = std::min(ms, lp.ready);
+      }
+      if (ms == mem::kNever) ready_slots_ &= ~(std::uint64_t{1} << s);
+      m = std::min(m, ms);
     }
-    for (const auto& unit : unit_busy_)
-      for (Cycle b : unit)
-        if (b > now) m = std::min(m, b);
+    if (pipes_.size() > 64) {
+      for (const Cycle* b : pipes_)
+        if (*b > now) m = std::min(m, *b);
+    } else {
+      for (std::uint64_t b = busy_pipes_; b != 0; b &= b - 1) {
+        const int k = std::countr_zero(b);
+        const Cycle c = *pipes_[static_cast<size_t>(k)];
+        if (c > now)
+          m = std::min(m, c);
+        else
+          busy_pipes_ &= ~(std::uint64_t{1} << k);
+      }
+    }
     ready_min_ = m;
   }
   return std::min(t, ready_min_);
@@ -299,6 +320,7 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
         ws.fetch_ready = now;
     return;
   }
+  if (r.warp_slot >= 0) ldst_waiting_ &= ~(std::uint64_t{1} << r.warp_slot);
   if (r.space == mem::ReqSpace::kUnit) {
     if (simt::TimedHooks* unit = request_unit(r)) {
       simt::MemoryReply rep;
@@ -338,6 +360,7 @@ void Sm::memory_response(const mem::MemRequest& r, Cycle now) {
 void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
   WarpSlot& ws = slots_[static_cast<size_t>(slot)];
   blocked_ &= ~(std::uint64_t{1} << slot);
+  ldst_waiting_ &= ~(std::uint64_t{1} << slot);
   if (AtomicLoop& lp = atomic_loops_[static_cast<size_t>(slot)]; lp.acc == acc) {
     // A shared atomic's LDSLK data is back: its loop goes on with the modify step.
     lp.step = AtomicLoop::Step::kModify;
@@ -388,6 +411,7 @@ void Sm::flush(WarpSlot& ws, Pc pc, bool control) {
   ws.fetch_pc = pc;
   ws.fetch_stop = false;
   ws.control_flush = control;
+  ldst_waiting_ &= ~(std::uint64_t{1} << (&ws - slots_.data()));
   update_fetch_bit(static_cast<int>(&ws - slots_.data()));
 }
 
@@ -472,6 +496,7 @@ void Sm::reset_slot(int s) {
   slots_[static_cast<size_t>(s)] = WarpSlot{};
   atomic_loops_[static_cast<size_t>(s)] = AtomicLoop{};
   lock_wait_ &= ~(std::uint64_t{1} << s);
+  ldst_waiting_ &= ~(std::uint64_t{1} << s);
 }
 
 bool Sm::live(int slot) const {

@@ -269,6 +269,14 @@ class Sm final : public sched::IWarpView {
   bool ldst_refused_ = false;                // the memory port refused the queue head ...
   Cycle ldst_retry_at_ = 0;                  // ... and can take it from then (~0: after a response)
   std::uint64_t ldst_blocked_ = 0;           // slots waiting for room in the LD/ST queue
+  // Slots refused only for want of room in the LD/ST queue, with nothing changed for them since
+  // (no issue, flush or memory reply; units that keep time are never here): while the queue is
+  // full they are refused again without the whole of try_issue (refuse_ldst). ldst_blocked_
+  // forgets them at every pop; this does not. Half of a memory-bound run's try_issue calls
+  // (vecadd) were such refusals (issue 48).
+  std::uint64_t ldst_waiting_ = 0;
+  // try_issue's outcome for a slot in ldst_waiting_ while the LD/ST queue is full.
+  StallKind refuse_ldst(int slot, Cycle now);
   // Slots waiting on the scoreboard or a fence: skipped by the issue stage until a writeback
   // or a memory response (a bit mask, so the scan over a scheduler's warps stays in registers).
   std::uint64_t blocked_ = 0;
@@ -287,6 +295,18 @@ class Sm final : public sched::IWarpView {
   // lowered whenever one is set, recomputed by a scan once it has passed.
   mutable Cycle ready_min_ = 0;
   void note_ready(Cycle at) { ready_min_ = std::min(ready_min_, at); }
+  // What the scan visits: the slots given a ready time (I-buffer, fetch, atomic loop) and the
+  // pipelines occupied (bit pipe_bit_[kind] + index) since the scan last found theirs passed,
+  // instead of every slot and pipeline (next_event was 3.6% of a 30-CTA run, issue 48). With
+  // more than 64 pipelines every one is scanned.
+  mutable std::uint64_t ready_slots_ = 0;
+  mutable std::uint64_t busy_pipes_ = 0;
+  std::vector<Cycle*> pipes_;       // by bit
+  std::vector<unsigned> pipe_bit_;  // per unit kind: its first pipeline's bit
+  void note_slot_ready(int s, Cycle at) {
+    note_ready(at);
+    ready_slots_ |= std::uint64_t{1} << s;
+  }
   // Scratch for scheduler calls.
   std::vector<sched::SchedWarp> view_;
   std::vector<int> order_;

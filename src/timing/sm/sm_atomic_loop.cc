@@ -63,7 +63,7 @@ StallKind Sm::issue_atomic_step(int slot, Cycle now) {
     case Step::kWait:
       break;
   }
-  note_ready(lp.ready);
+  note_slot_ready(slot, lp.ready);
   return StallKind::kIssued;
 }
 

@@ -48,7 +48,7 @@ bool Sm::fetch(Cycle now) {
           ifill_queue_.push_back(line);
       } else {
         ws.fetch_ready = look.ready;
-        note_ready(ws.fetch_ready);
+        note_slot_ready(si, ws.fetch_ready);
       }
       ++stats_.icache_stall_cycles;
       any = true;
@@ -76,7 +76,7 @@ bool Sm::fetch(Cycle now) {
       ctrl = stops(in);
     }
     if (ctrl) ws.fetch_stop = true;
-    note_ready(now + p_.icache_hit_latency);
+    note_slot_ready(si, now + p_.icache_hit_latency);
     update_fetch_bit(static_cast<int>(s));
     any = true;
   }

@@ -44,6 +44,9 @@ void Sm::occupy(Cycle* pipe, OpClass oc, UnitKind uk, Cycle now) {
   const unsigned occupancy = std::max(1u, p_.ii[static_cast<int>(oc)]) * passes;
   *pipe = now + occupancy;
   note_ready(*pipe);
+  const auto& pipes = unit_busy_[static_cast<size_t>(uk)];
+  const auto bit = pipe_bit_[static_cast<size_t>(uk)] + static_cast<unsigned>(pipe - pipes.data());
+  if (bit < 64) busy_pipes_ |= std::uint64_t{1} << bit;
   stats_.unit_busy[static_cast<int>(uk)] += occupancy;
 }
 
@@ -151,7 +154,9 @@ bool Sm::issue_one(int s, Cycle now) {
       best = std::min(best, (ldst_blocked_ & bit) ? StallKind::kStructural : StallKind::kData);
       continue;
     }
-    const StallKind r = try_issue(slot, now, s);
+    const StallKind r = (ldst_waiting_ & bit) && ldst_queue_.size() >= p_.ldst_queue
+                            ? refuse_ldst(slot, now)
+                            : try_issue(slot, now, s);
     if (r == StallKind::kIssued) {
       scheds_[static_cast<size_t>(s)]->issued(idx, now);
       ++st.cycles[static_cast<int>(StallKind::kIssued)];
@@ -179,6 +184,18 @@ bool Sm::issue_one(int s, Cycle now) {
       scheds_[static_cast<size_t>(s)]->nothing_ready(now))
     sched_changed_ = true;
   return false;
+}
+
+StallKind Sm::refuse_ldst(int slot, Cycle now) {
+  // Every check of try_issue before the LD/ST queue's passed when the slot entered
+  // ldst_waiting_ and still does: its head, state, scoreboard and pending counts change only
+  // with its own issue, a flush or a memory reply, which take it out. Only the pipeline check
+  // may answer otherwise now.
+  long_latency_issued_ = false;
+  const UnitKind uk = slots_[static_cast<size_t>(slot)].ib[0].uk;
+  if (!free_pipe(uk, now)) return StallKind::kStructural;
+  ldst_blocked_ |= std::uint64_t{1} << slot;
+  return StallKind::kStructural;
 }
 
 StallKind Sm::try_issue(int slot, Cycle now, int sched) {
@@ -263,8 +280,10 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
   if (is_mem && ldst_queue_.size() >= p_.ldst_queue) {
     // Only the LD/ST queue draining can clear this: skip the warp until then.
     ldst_blocked_ |= std::uint64_t{1} << slot;
+    if (!(timed_units_ >> slot & 1)) ldst_waiting_ |= std::uint64_t{1} << slot;
     return StallKind::kStructural;
   }
+  ldst_waiting_ &= ~(std::uint64_t{1} << slot);
 
   // Issue.
   func::Warp& w = *ws.warp;

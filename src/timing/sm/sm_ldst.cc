@@ -25,6 +25,7 @@ bool bypasses_l1(const func::ExecInst& in) {
 }  // namespace
 
 void Sm::pop_ldst() {
+  ldst_waiting_ &= ~(std::uint64_t{1} << ldst_queue_.front().slot);  // its access was performed
   ldst_queue_.erase(ldst_queue_.begin());
   ldst_blocked_ = 0;
 }
