@@ -14,6 +14,7 @@
 // back (it is ANDed with the live mask), at no extra cost.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
