@@ -75,6 +75,7 @@ class AtomicUnit final : public IMemUnit {
     return !queue_.empty() || !out_.empty() || !grants_.empty() || !backoff_.empty() ||
            !record_out_.empty();
   }
+  std::uint64_t next_tick(std::uint64_t now) const override;
   // Bounded lock queuing: the record reads and writes the unit makes, for the L2 slice, and the
   // slice's answer to a hand-over's record read (the hand-over may go).
   bool has_access() const override { return !record_out_.empty(); }

@@ -78,15 +78,21 @@ void DramChannel::issue(std::size_t i, std::uint64_t now) {
   }
 }
 
-void DramChannel::tick(std::uint64_t now) {
+bool DramChannel::tick(std::uint64_t now) {
   now_ = now;
   ++stats_.cycles;
+  bool returned = false;
   while (!done_.empty() && done_.front().at + p_.latency <= now) {
     const Packet& p = done_.front().p;
     returned_[static_cast<std::size_t>(p.slice) % returned_.size()].push_back(p);
     done_.pop_front();
+    returned = true;
   }
-  if (queue_.empty()) return;
+  if (!queue_.empty()) schedule(now);
+  return returned;
+}
+
+void DramChannel::schedule(std::uint64_t now) {
   // One command sequence per cycle. FR-FCFS: the oldest row hit whose bank is ready ...
   if (p_.fr_fcfs) {
     for (std::size_t i = 0; i < queue_.size(); ++i) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/stat_table.h"
+#include "timing/mem/bit_mask.h"
 #include "timing/mem/mem_params.h"
 #include "timing/mem/packet.h"
 
@@ -50,8 +51,11 @@ class Crossbar {
   Packet& front(unsigned out) { return eject_[out].front(); }
   void pop(unsigned out) {
     eject_[out].pop();
+    if (eject_[out].empty()) ready_out_.clear(out);
     --in_system_;
   }
+  // The outputs whose ejection buffer holds a packet (ready()), one bit each.
+  const BitMask& ready_outputs() const { return ready_out_; }
   bool busy() const { return in_system_ != 0; }
   const IcntStats& stats() const { return stats_; }
 
@@ -77,9 +81,10 @@ class Crossbar {
   }
   std::vector<DelayPipe<Packet>> wire_;  // per output: packets in flight
   std::vector<BoundedQueue<Packet>> eject_;
+  BitMask ready_out_;
   std::uint64_t now_ = 0;
-  std::size_t queued_ = 0;     // packets in input buffers
-  std::size_t in_system_ = 0;  // packets anywhere in the crossbar
+  std::size_t queued_ = 0;                          // packets in input buffers
+  std::size_t in_system_ = 0;                       // packets anywhere in the crossbar
   std::uint64_t next_arrival_ = ~std::uint64_t{0};  // no wire's head arrives before this cycle
   IcntStats stats_;
 };
