@@ -22,6 +22,19 @@ bool DramChannel::busy() const {
   return false;
 }
 
+std::uint64_t DramChannel::next_tick(std::uint64_t next) const {
+  std::uint64_t t = ~std::uint64_t{0};
+  if (!done_.empty()) t = done_.front().at + p_.latency;  // done_ is in bus order
+  if (!queue_.empty()) {
+    if (p_.fr_fcfs) {
+      for (const Req& r : queue_) t = std::min(t, banks_[r.bank].next);
+    } else {
+      t = std::min(t, banks_[queue_.front().bank].next);
+    }
+  }
+  return t == ~std::uint64_t{0} ? t : std::max(t, next);
+}
+
 unsigned DramChannel::bank_of(Addr local) const {
   // Rows of consecutive addresses rotate over the banks; XOR with the row spreads strided
   // patterns that would otherwise hit one bank.

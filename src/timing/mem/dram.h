@@ -73,6 +73,14 @@ class DramChannel {
   Packet& front_return(unsigned slice = 0) { return returned_[slice].front(); }
   void pop_return(unsigned slice = 0) { returned_[slice].pop_front(); }
   bool busy() const;
+  // The earliest DRAM cycle from `next` on at which tick() can change anything: a read's data
+  // comes back, or a queued request's bank can take a command (~0: none).
+  std::uint64_t next_tick(std::uint64_t next) const;
+  // `n` cycles up to `now` passed in which tick() had nothing to do (see next_tick()).
+  void skip_to(std::uint64_t now, std::uint64_t n) {
+    now_ = now;
+    stats_.cycles += n;
+  }
   DramStats& stats() { return stats_; }
   const DramStats& stats() const { return stats_; }
 

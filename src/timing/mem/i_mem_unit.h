@@ -157,6 +157,9 @@ class IMemUnit {
   virtual std::uint64_t next_tick(std::uint64_t now) const {
     return busy() ? now + 1 : ~std::uint64_t{0};
   }
+  // The earliest L2 cycle at which has_reply() can turn true (~0: never without new work; 0:
+  // maybe now). Never later than the true cycle.
+  virtual std::uint64_t reply_at() const { return busy() ? 0 : ~std::uint64_t{0}; }
   // The unit's counters, in the order its declare function declared them.
   virtual void collect(std::span<std::uint64_t> out) const { (void)out; }
 };

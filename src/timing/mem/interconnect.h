@@ -6,6 +6,7 @@
 // flight to it) is full accepts nothing, so packets wait at the inputs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <vector>
@@ -47,6 +48,14 @@ class Crossbar {
   // Queues `p` (of `bytes` bytes) at input `in` for output `out`; false when the buffer is full.
   bool inject(unsigned in, unsigned out, const Packet& p, unsigned bytes);
   void tick(std::uint64_t now);  // one interconnect cycle
+  // The earliest interconnect cycle from `next` on at which tick() can move a packet (~0: none
+  // queued or on a wire). Packets already in the ejection buffers wait for their taker.
+  std::uint64_t next_tick(std::uint64_t next) const {
+    if (queued_ != 0) return next;
+    return next_arrival_ == ~std::uint64_t{0} ? next_arrival_ : std::max(next, next_arrival_);
+  }
+  // Cycles up to `now` passed in which tick() had nothing to move (see next_tick()).
+  void skip_to(std::uint64_t now) { now_ = now; }
   bool ready(unsigned out) const { return !eject_[out].empty(); }
   Packet& front(unsigned out) { return eject_[out].front(); }
   void pop(unsigned out) {

@@ -480,6 +480,7 @@ void MemoryHierarchy::tick_dram(std::uint64_t d) {
 }
 
 void MemoryHierarchy::tick(Cycle now) {
+  const Cycle prev = last_now_;
   last_now_ = now;
   const std::uint64_t t = now * core_clk_.period_fs();
   if (quiet()) {
@@ -488,6 +489,9 @@ void MemoryHierarchy::tick(Cycle now) {
     dram_clk_.skip_to(t);
     return;
   }
+  // The main loop skipped the cycles after `prev` (next_event()): every tick of theirs would
+  // have done nothing but keep time.
+  if (now > prev + 1) pass_idle((now - 1) * core_clk_.period_fs());
   tick_core(now);
   while (icnt_clk_.advance(t)) tick_icnt(icnt_clk_.cycle());
   while (l2_clk_.advance(t)) tick_l2(l2_clk_.cycle());
@@ -503,8 +507,68 @@ bool MemoryHierarchy::quiet() const {
   return true;
 }
 
+void MemoryHierarchy::pass_idle(std::uint64_t t_fs) {
+  if (icnt_clk_.next_edge_fs() <= t_fs) {
+    icnt_clk_.skip_to(t_fs);
+    req_net_.skip_to(icnt_clk_.cycle());
+    rep_net_.skip_to(icnt_clk_.cycle());
+  }
+  l2_clk_.skip_to(t_fs);
+  if (dram_clk_.next_edge_fs() <= t_fs) {
+    const std::uint64_t before = dram_clk_.cycle();
+    dram_clk_.skip_to(t_fs);
+    for (auto& ch : channels_) ch->skip_to(dram_clk_.cycle(), dram_clk_.cycle() - before);
+  }
+}
+
+// The core cycle whose tick runs cycle `n` of domain `d` (or its next one, if `n` has passed).
+Cycle MemoryHierarchy::core_cycle_of(const ClockDomain& d, std::uint64_t n) const {
+  const std::uint64_t next = d.cycle() + 1;
+  const std::uint64_t fs = d.next_edge_fs() + (std::max(n, next) - next) * d.period_fs();
+  const std::uint64_t pc = core_clk_.period_fs();
+  return (fs + pc - 1) / pc;
+}
+
 Cycle MemoryHierarchy::next_event() const {
-  return quiet() ? kNever : last_now_ + 1;
+  if (quiet()) return kNever;
+  const Cycle soon = last_now_ + 1;
+  if (!event_driven_) return soon;
+  constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  Cycle t = kNever;
+  auto at = [&](const ClockDomain& d, std::uint64_t n) {
+    if (n != kNone) t = std::min(t, core_cycle_of(d, n));
+  };
+  // Replies waiting for their SM, requests waiting for their slice: next cycle (of each clock).
+  if (rep_net_.ready_outputs().any()) return soon;
+  const std::uint64_t icnt_next = icnt_clk_.cycle() + 1;
+  if (req_net_.ready_outputs().any()) at(icnt_clk_, icnt_next);
+  at(icnt_clk_, req_net_.next_tick(icnt_next));
+  at(icnt_clk_, rep_net_.next_tick(icnt_next));
+  if (t <= soon) return soon;
+  // The SMs' side: a request entering L1, misses waiting to be injected, hits in the pipeline.
+  for (std::size_t k = 0; k < sm_busy_.words(); ++k)
+    for (std::uint64_t b = sm_busy_.word(k); b != 0; b &= b - 1) {
+      const SmSide& s = sms_[k * 64 + static_cast<std::size_t>(std::countr_zero(b))];
+      if (s.next < s.pending.size() || s.l1->has_miss() || s.cc->has_miss()) return soon;
+      t = std::min({t, s.l1->next_hit(), s.cc->next_hit()});
+    }
+  // The slices: their own work (part_next_) and their replies, read by the interconnect at its
+  // first cycle once the L2 clock has reached them (the next one, if it has).
+  const std::uint64_t l2_now = l2_clk_.cycle();
+  for (std::size_t k = 0; k < part_busy_.words(); ++k)
+    for (std::uint64_t b = part_busy_.word(k); b != 0; b &= b - 1) {
+      const std::size_t o = k * 64 + static_cast<std::size_t>(std::countr_zero(b));
+      at(l2_clk_, part_next_[o]);
+      const std::uint64_t r = parts_[o]->reply_at();
+      if (r <= l2_now)
+        at(icnt_clk_, icnt_next);
+      else
+        at(l2_clk_, r);
+    }
+  if (t <= soon) return soon;
+  const std::uint64_t dram_next = dram_clk_.cycle() + 1;
+  for (const auto& ch : channels_) at(dram_clk_, ch->next_tick(dram_next));
+  return std::max(t, soon);
 }
 
 namespace {

@@ -175,6 +175,9 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   void tick_dram(std::uint64_t d);  // one DRAM cycle of every channel
   // Nothing in flight anywhere (no request, packet or write-back): the clocks may skip.
   bool quiet() const;
+  // The clock edges up to `t_fs` had nothing to do (next_event()): time passes without ticks.
+  void pass_idle(std::uint64_t t_fs);
+  Cycle core_cycle_of(const ClockDomain& d, std::uint64_t n) const;
 
   HierarchyParams p_;
   PerformFn perform_;

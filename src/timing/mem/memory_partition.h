@@ -56,6 +56,12 @@ class MemoryPartition {
     for (const Unit& u : units_) t = std::min(t, u.unit->next_tick(now));
     return t;
   }
+  // The earliest L2 cycle at which reply() can return a packet or answer a unit (~0: none).
+  std::uint64_t reply_at() const {
+    std::uint64_t t = l2_->reply_at();
+    for (const Unit& u : units_) t = std::min(t, u.unit->reply_at());
+    return t;
+  }
   bool busy() const {
     if (l2_->busy()) return true;
     for (const Unit& u : units_)
