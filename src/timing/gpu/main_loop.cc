@@ -184,7 +184,8 @@ func::LaunchResult run_main_loop(Launch& l) {
     memory.tick(now);
     touched.clear();
     if (memory.any_response())
-      for (std::size_t i = 0; i < l.sms.size(); ++i) {
+      for (auto i = static_cast<std::size_t>(memory.next_responder(-1)); i < l.sms.size();
+           i = static_cast<std::size_t>(memory.next_responder(static_cast<int>(i)))) {
         sm::Sm& s = *l.sms[i];
         bool got = false;
         while (memory.pop_response(s.id(), now, resp)) {

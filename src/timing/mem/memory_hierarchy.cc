@@ -105,6 +105,7 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
     channels_.push_back(std::make_unique<DramChannel>(p.dram, map_.slices_per_partition()));
   place_units();
   sm_busy_ = BitMask(sms_.size());
+  responders_ = BitMask(sms_.size());
   part_busy_ = BitMask(parts_.size());
   part_next_.assign(parts_.size(), 0);
   event_driven_ = shared_owned_.empty();
@@ -214,6 +215,7 @@ void MemoryHierarchy::commit_sm(SmSide& s) {
     ++outstanding_;
     if (npk == 0) {  // no active lane: nothing to move
       s.responses.push_back(e.r);
+      responders_.set(static_cast<std::size_t>(e.r.sm));
       ++responses_waiting_;
       free_reqs_.push_back(id);
     }
@@ -221,11 +223,21 @@ void MemoryHierarchy::commit_sm(SmSide& s) {
   s.sent.clear();
 }
 
+int MemoryHierarchy::next_responder(int sm) const {
+  for (std::size_t i = static_cast<std::size_t>(sm + 1); i < sms_.size();) {
+    const std::uint64_t w = responders_.word(i / 64) >> (i % 64);
+    if (w != 0) return static_cast<int>(i + static_cast<std::size_t>(std::countr_zero(w)));
+    i = (i / 64 + 1) * 64;
+  }
+  return static_cast<int>(sms_.size());
+}
+
 bool MemoryHierarchy::pop_response(int sm, Cycle, MemRequest& out) {
   SmSide& s = sms_[static_cast<size_t>(sm)];
   if (s.responses.empty()) return false;
   out = s.responses.front();
   s.responses.pop_front();
+  if (s.responses.empty()) responders_.clear(static_cast<std::size_t>(sm));
   --responses_waiting_;
   if (!out.partial && !out.no_slot) {
     --s.in_flight;
@@ -315,6 +327,7 @@ void MemoryHierarchy::complete(const Packet& p, Cycle now) {
       part.lanes = p.lanes;
       part.partial = true;
       s.responses.push_back(part);
+      responders_.set(static_cast<std::size_t>(q.r.sm));
       ++responses_waiting_;
     }
     if (q.remaining == q.parked && !q.released) {
@@ -332,6 +345,7 @@ void MemoryHierarchy::complete(const Packet& p, Cycle now) {
     --s.parked;
   }
   s.responses.push_back(last);
+  responders_.set(static_cast<std::size_t>(q.r.sm));
   ++responses_waiting_;
   q.parked = 0;
   q.released = false;

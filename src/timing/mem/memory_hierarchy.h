@@ -108,6 +108,7 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   void commit() override;
   bool pop_response(int sm, Cycle now, MemRequest& out) override;
   bool any_response() const override { return responses_waiting_ != 0; }
+  int next_responder(int sm) const override;
   void tick(Cycle now) override;
   bool busy() const override { return outstanding_ != 0; }
   Cycle retry_at(int sm, Cycle now) const override {
@@ -192,6 +193,7 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   // shared units fall back to ticking every busy slice every cycle (one slice's tick can give
   // another work).
   BitMask sm_busy_, part_busy_;
+  BitMask responders_;  // SMs whose response queue is not empty
   std::vector<std::uint64_t> part_next_;
   bool event_driven_ = true;
   // Memory-side units shared by a partition's slices (MemPlacement::kPartition), by row.
