@@ -184,7 +184,8 @@ func::LaunchResult run_main_loop(Launch& l) {
     memory.tick(now);
     touched.clear();
     if (memory.any_response())
-      for (std::size_t i = 0; i < l.sms.size(); ++i) {
+      for (auto i = static_cast<std::size_t>(memory.next_responder(-1)); i < l.sms.size();
+           i = static_cast<std::size_t>(memory.next_responder(static_cast<int>(i)))) {
         sm::Sm& s = *l.sms[i];
         bool got = false;
         while (memory.pop_response(s.id(), now, resp)) {
@@ -242,7 +243,8 @@ func::LaunchResult run_main_loop(Launch& l) {
     }
     Cycle next = now + 1;
     if (!progressed && !freed) {
-      Cycle t = memory.next_event();
+      const Cycle mem_next = memory.next_event();
+      Cycle t = mem_next;
       for (size_t i = 0; i < l.sms.size(); ++i)
         if (!l.sms[i]->idle()) t = std::min(t, std::max(wake[i], now + 1));
       if (t == mem::kNever) {
@@ -253,6 +255,17 @@ func::LaunchResult run_main_loop(Launch& l) {
         break;
       }
       next = std::max(next, t);
+      // While memory is busy this loop used to visit every cycle (issue 48 lets it skip idle
+      // memory stretches): the progress samples and the cycle limit still see the cycles they
+      // saw then.
+      if (mem_next != mem::kNever) {
+        next = std::min(next, std::max(now + 1, watch.next_sample()));
+        if (p.max_cycles) next = std::min(next, std::max(now + 1, p.max_cycles));
+        // An SM that got a response while it was due anyway keeps its wake-up flag, which the
+        // next iteration takes (sm_phase): that was the next cycle, so it stays so.
+        if (std::find(maybe_woken.begin(), maybe_woken.end(), 1) != maybe_woken.end())
+          next = now + 1;
+      }
     }
     now = next;
   }

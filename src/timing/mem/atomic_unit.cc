@@ -105,6 +105,15 @@ void AtomicUnit::access_done(const Packet& p, std::uint64_t now) {
     }
 }
 
+std::uint64_t AtomicUnit::next_tick(std::uint64_t now) const {
+  // Waiting packets and records to send move (or count a stall) every cycle; replies in out_ and
+  // backoff_ only wait to be taken; a hand-over waits for the cycle its record read arrived.
+  if (!queue_.empty() || !record_out_.empty()) return now + 1;
+  std::uint64_t t = ~std::uint64_t{0};
+  for (const Item& g : grants_) t = std::min(t, std::max(g.arrived, now + 1));
+  return t;
+}
+
 void AtomicUnit::tick(std::uint64_t now) {
   unsigned budget = p_.ops_per_cycle;
   // Hand-overs of queued locks first: priority over incoming requests (seed 004 sec. 6.3).

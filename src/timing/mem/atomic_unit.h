@@ -6,6 +6,7 @@
 // packet's reply leaves `latency` cycles after its last operation.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <iterator>
@@ -74,6 +75,11 @@ class AtomicUnit final : public IMemUnit {
   bool busy() const override {
     return !queue_.empty() || !out_.empty() || !grants_.empty() || !backoff_.empty() ||
            !record_out_.empty();
+  }
+  std::uint64_t next_tick(std::uint64_t now) const override;
+  std::uint64_t reply_at() const override {
+    return std::min(out_.empty() ? ~std::uint64_t{0} : out_.next_ready(),
+                    backoff_.empty() ? ~std::uint64_t{0} : backoff_.next_ready());
   }
   // Bounded lock queuing: the record reads and writes the unit makes, for the L2 slice, and the
   // slice's answer to a hand-over's record read (the hand-over may go).

@@ -22,6 +22,19 @@ bool DramChannel::busy() const {
   return false;
 }
 
+std::uint64_t DramChannel::next_tick(std::uint64_t next) const {
+  std::uint64_t t = ~std::uint64_t{0};
+  if (!done_.empty()) t = done_.front().at + p_.latency;  // done_ is in bus order
+  if (!queue_.empty()) {
+    if (p_.fr_fcfs) {
+      for (const Req& r : queue_) t = std::min(t, banks_[r.bank].next);
+    } else {
+      t = std::min(t, banks_[queue_.front().bank].next);
+    }
+  }
+  return t == ~std::uint64_t{0} ? t : std::max(t, next);
+}
+
 unsigned DramChannel::bank_of(Addr local) const {
   // Rows of consecutive addresses rotate over the banks; XOR with the row spreads strided
   // patterns that would otherwise hit one bank.
@@ -78,15 +91,21 @@ void DramChannel::issue(std::size_t i, std::uint64_t now) {
   }
 }
 
-void DramChannel::tick(std::uint64_t now) {
+bool DramChannel::tick(std::uint64_t now) {
   now_ = now;
   ++stats_.cycles;
+  bool returned = false;
   while (!done_.empty() && done_.front().at + p_.latency <= now) {
     const Packet& p = done_.front().p;
     returned_[static_cast<std::size_t>(p.slice) % returned_.size()].push_back(p);
     done_.pop_front();
+    returned = true;
   }
-  if (queue_.empty()) return;
+  if (!queue_.empty()) schedule(now);
+  return returned;
+}
+
+void DramChannel::schedule(std::uint64_t now) {
   // One command sequence per cycle. FR-FCFS: the oldest row hit whose bank is ready ...
   if (p_.fr_fcfs) {
     for (std::size_t i = 0; i < queue_.size(); ++i) {

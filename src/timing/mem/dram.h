@@ -24,8 +24,8 @@ struct DramStats {
   std::uint64_t bus_busy_cycles = 0;           // DRAM cycles the data bus moved data
   std::uint64_t cycles = 0;                    // DRAM cycles this channel existed for
   std::uint64_t queue_refusals = 0;
-  std::uint64_t latency_sum = 0;  // DRAM cycles from arrival to last beat (reads)
-  std::uint64_t precharges = 0;   // rows closed to open another (energy model)
+  std::uint64_t latency_sum = 0;                  // DRAM cycles from arrival to last beat (reads)
+  std::uint64_t precharges = 0;                   // rows closed to open another (energy model)
   std::uint64_t read_bytes = 0, write_bytes = 0;  // moved on the data bus, whole bursts
 };
 
@@ -65,13 +65,22 @@ class DramChannel {
   bool can_accept() const { return queue_.size() < p_.queue; }
   // Queues a read (the fill of `p`) or a write-back of `bytes` at channel address `local`.
   bool push(const Packet& p, Addr local, unsigned bytes, bool write);
-  void tick(std::uint64_t now);  // one DRAM cycle
+  // One DRAM cycle; true when a read's data came back (has_return).
+  bool tick(std::uint64_t now);
   // Reads whose data has fully arrived (by the DRAM clock), in completion order, per L2 slice
   // (`slice`: its index within the channel); the slice takes them on its own clock.
   bool has_return(unsigned slice = 0) const { return !returned_[slice].empty(); }
   Packet& front_return(unsigned slice = 0) { return returned_[slice].front(); }
   void pop_return(unsigned slice = 0) { returned_[slice].pop_front(); }
   bool busy() const;
+  // The earliest DRAM cycle from `next` on at which tick() can change anything: a read's data
+  // comes back, or a queued request's bank can take a command (~0: none).
+  std::uint64_t next_tick(std::uint64_t next) const;
+  // `n` cycles up to `now` passed in which tick() had nothing to do (see next_tick()).
+  void skip_to(std::uint64_t now, std::uint64_t n) {
+    now_ = now;
+    stats_.cycles += n;
+  }
   DramStats& stats() { return stats_; }
   const DramStats& stats() const { return stats_; }
 
@@ -95,12 +104,13 @@ class DramChannel {
     std::uint64_t at;
     Packet p;
   };
+  void schedule(std::uint64_t now);  // one command sequence, if a request can go
   void issue(std::size_t i, std::uint64_t now);
 
   DramParams p_;
   std::vector<Bank> banks_;
   std::deque<Req> queue_;
-  std::deque<Done> done_;        // reads whose data is still on the bus
+  std::deque<Done> done_;                     // reads whose data is still on the bus
   std::vector<std::deque<Packet>> returned_;  // per slice: reads complete, waiting for the L2
   std::uint64_t last_act_ = 0, last_col_ = 0, bus_free_ = 0;
   bool any_act_ = false;

@@ -149,6 +149,17 @@ class IMemUnit {
   // not ticked (issue 48), so a unit with work of its own says so here.
   virtual void tick(std::uint64_t now) { (void)now; }
   virtual bool busy() const { return false; }
+  // After the unit's tick at L2 cycle `now`: the earliest L2 cycle at which its tick can change
+  // anything, ~0 when only something from outside (a packet its slice pushes, access_done) can.
+  // Never later than the true cycle (earlier costs only speed): the hierarchy does not tick the
+  // unit's slice before it unless the slice has work of its own. Replies waiting to leave do
+  // not count: the interconnect asks has_reply() every cycle of its own.
+  virtual std::uint64_t next_tick(std::uint64_t now) const {
+    return busy() ? now + 1 : ~std::uint64_t{0};
+  }
+  // The earliest L2 cycle at which has_reply() can turn true (~0: never without new work; 0:
+  // maybe now). Never later than the true cycle.
+  virtual std::uint64_t reply_at() const { return busy() ? 0 : ~std::uint64_t{0}; }
   // The unit's counters, in the order its declare function declared them.
   virtual void collect(std::span<std::uint64_t> out) const { (void)out; }
 };

@@ -6,7 +6,11 @@
 namespace simtsync::mem {
 
 Crossbar::Crossbar(unsigned inputs, unsigned outputs, const IcntParams& p)
-    : p_(p), input_free_(inputs, 0), output_free_(outputs, 0), rr_(outputs, 0) {
+    : p_(p),
+      input_free_(inputs, 0),
+      output_free_(outputs, 0),
+      rr_(outputs, 0),
+      ready_out_(outputs) {
   p_.flit_bytes = std::max(1u, p_.flit_bytes);
   p_.flits_per_cycle = std::max(1u, p_.flits_per_cycle);
   for (unsigned i = 0; i < inputs; ++i) inputs_.emplace_back(std::max(1u, p_.input_buffer));
@@ -48,6 +52,7 @@ void Crossbar::tick(std::uint64_t now) {
         while (wire_[o].ready(now) && !eject_[o].full()) {
           eject_[o].try_push(wire_[o].front());
           wire_[o].pop();
+          ready_out_.set(o);
         }
         if (wire_[o].empty())
           clear_bit(busy_wires_, o);

@@ -6,11 +6,13 @@
 // flight to it) is full accepts nothing, so packets wait at the inputs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <vector>
 
 #include "common/stat_table.h"
+#include "timing/mem/bit_mask.h"
 #include "timing/mem/mem_params.h"
 #include "timing/mem/packet.h"
 
@@ -46,12 +48,23 @@ class Crossbar {
   // Queues `p` (of `bytes` bytes) at input `in` for output `out`; false when the buffer is full.
   bool inject(unsigned in, unsigned out, const Packet& p, unsigned bytes);
   void tick(std::uint64_t now);  // one interconnect cycle
+  // The earliest interconnect cycle from `next` on at which tick() can move a packet (~0: none
+  // queued or on a wire). Packets already in the ejection buffers wait for their taker.
+  std::uint64_t next_tick(std::uint64_t next) const {
+    if (queued_ != 0) return next;
+    return next_arrival_ == ~std::uint64_t{0} ? next_arrival_ : std::max(next, next_arrival_);
+  }
+  // Cycles up to `now` passed in which tick() had nothing to move (see next_tick()).
+  void skip_to(std::uint64_t now) { now_ = now; }
   bool ready(unsigned out) const { return !eject_[out].empty(); }
   Packet& front(unsigned out) { return eject_[out].front(); }
   void pop(unsigned out) {
     eject_[out].pop();
+    if (eject_[out].empty()) ready_out_.clear(out);
     --in_system_;
   }
+  // The outputs whose ejection buffer holds a packet (ready()), one bit each.
+  const BitMask& ready_outputs() const { return ready_out_; }
   bool busy() const { return in_system_ != 0; }
   const IcntStats& stats() const { return stats_; }
 
@@ -77,9 +90,10 @@ class Crossbar {
   }
   std::vector<DelayPipe<Packet>> wire_;  // per output: packets in flight
   std::vector<BoundedQueue<Packet>> eject_;
+  BitMask ready_out_;
   std::uint64_t now_ = 0;
-  std::size_t queued_ = 0;     // packets in input buffers
-  std::size_t in_system_ = 0;  // packets anywhere in the crossbar
+  std::size_t queued_ = 0;                          // packets in input buffers
+  std::size_t in_system_ = 0;                       // packets anywhere in the crossbar
   std::uint64_t next_arrival_ = ~std::uint64_t{0};  // no wire's head arrives before this cycle
   IcntStats stats_;
 };

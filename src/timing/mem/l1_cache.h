@@ -33,6 +33,8 @@ class L1Cache {
   L1Outcome access(const Packet& p, Cycle now);
   // Completions of hits whose latency has passed.
   bool has_hit(Cycle now) const { return hits_.ready(now); }
+  // The cycle the oldest hit completes (kNever: none in its pipeline).
+  Cycle next_hit() const { return hits_.empty() ? kNever : hits_.next_ready(); }
   Packet& front_hit() { return hits_.front(); }
   void pop_hit() { hits_.pop(); }
   // Misses and bypassing packets waiting for the interconnect.

@@ -91,6 +91,13 @@ class L2Slice {
   Packet& front_reply() { return replies_.front(); }
   void pop_reply() { replies_.pop(); }
   bool busy() const;
+  // Its next tick has something to do (a packet to take, a waiter to serve, a fill to install);
+  // otherwise it only waits for DRAM or for its replies to leave.
+  // The L2 cycle its oldest reply is ready to leave (~0: none).
+  std::uint64_t reply_at() const {
+    return replies_.empty() ? ~std::uint64_t{0} : replies_.next_ready();
+  }
+  bool has_work() const { return !input_.empty() || !ready_.empty() || dram_.has_return(slice_); }
   const CacheStats& stats() const { return stats_; }
   TagArray& tags() { return tags_; }
   const TagArray& tags() const { return tags_; }

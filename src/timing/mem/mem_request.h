@@ -60,6 +60,9 @@ class IMemPort {
   virtual bool pop_response(int sm, Cycle now, MemRequest& out) = 0;
   // False when no SM has a response waiting (the main loop then asks no SM; true: maybe).
   virtual bool any_response() const { return true; }
+  // The next SM after `sm` that may have a response waiting (SMs in ascending order; every SM
+  // by default; a value past the last SM: none). pop_response() says whether it has one.
+  virtual int next_responder(int sm) const { return sm + 1; }
   virtual void tick(Cycle now) = 0;
   virtual bool busy() const = 0;  // requests in flight
   // After try_send refused `sm` at `now`: the earliest cycle a retry can succeed, or ~0 when

@@ -104,6 +104,11 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
   for (unsigned c = 0; c < map_.partitions(); ++c)
     channels_.push_back(std::make_unique<DramChannel>(p.dram, map_.slices_per_partition()));
   place_units();
+  sm_busy_ = BitMask(sms_.size());
+  responders_ = BitMask(sms_.size());
+  part_busy_ = BitMask(parts_.size());
+  part_next_.assign(parts_.size(), 0);
+  event_driven_ = shared_owned_.empty();
 }
 
 MemoryHierarchy::~MemoryHierarchy() = default;
@@ -179,6 +184,7 @@ void MemoryHierarchy::commit() {
 }
 
 void MemoryHierarchy::commit_sm(SmSide& s) {
+  sm_busy_.set(static_cast<std::size_t>(&s - sms_.data()));
   // Only the last request sent can have packets: an SM sends again only once its coalescer
   // has emptied, so an earlier one of this phase had no active lane.
   for (std::size_t k = 0; k < s.sent.size(); ++k) {
@@ -209,6 +215,7 @@ void MemoryHierarchy::commit_sm(SmSide& s) {
     ++outstanding_;
     if (npk == 0) {  // no active lane: nothing to move
       s.responses.push_back(e.r);
+      responders_.set(static_cast<std::size_t>(e.r.sm));
       ++responses_waiting_;
       free_reqs_.push_back(id);
     }
@@ -216,11 +223,21 @@ void MemoryHierarchy::commit_sm(SmSide& s) {
   s.sent.clear();
 }
 
+int MemoryHierarchy::next_responder(int sm) const {
+  for (std::size_t i = static_cast<std::size_t>(sm + 1); i < sms_.size();) {
+    const std::uint64_t w = responders_.word(i / 64) >> (i % 64);
+    if (w != 0) return static_cast<int>(i + static_cast<std::size_t>(std::countr_zero(w)));
+    i = (i / 64 + 1) * 64;
+  }
+  return static_cast<int>(sms_.size());
+}
+
 bool MemoryHierarchy::pop_response(int sm, Cycle, MemRequest& out) {
   SmSide& s = sms_[static_cast<size_t>(sm)];
   if (s.responses.empty()) return false;
   out = s.responses.front();
   s.responses.pop_front();
+  if (s.responses.empty()) responders_.clear(static_cast<std::size_t>(sm));
   --responses_waiting_;
   if (!out.partial && !out.no_slot) {
     --s.in_flight;
@@ -310,6 +327,7 @@ void MemoryHierarchy::complete(const Packet& p, Cycle now) {
       part.lanes = p.lanes;
       part.partial = true;
       s.responses.push_back(part);
+      responders_.set(static_cast<std::size_t>(q.r.sm));
       ++responses_waiting_;
     }
     if (q.remaining == q.parked && !q.released) {
@@ -327,6 +345,7 @@ void MemoryHierarchy::complete(const Packet& p, Cycle now) {
     --s.parked;
   }
   s.responses.push_back(last);
+  responders_.set(static_cast<std::size_t>(q.r.sm));
   ++responses_waiting_;
   q.parked = 0;
   q.released = false;
@@ -360,72 +379,122 @@ unsigned MemoryHierarchy::reply_bytes(const Packet& p) const {
 }
 
 void MemoryHierarchy::tick_core(Cycle now) {
-  for (size_t i = 0; i < sms_.size(); ++i) {
-    SmSide& s = sms_[i];
-    if (s.in_flight == 0 && s.parked == 0) continue;  // nothing of this SM is in the hierarchy
-    const auto sm = static_cast<unsigned>(i);
-    // Replies: fills install their line and complete the loads waiting on it.
-    while (rep_net_.ready(sm)) {
-      const Packet r = rep_net_.front(sm);
-      rep_net_.pop(sm);
-      if (r.fill == 0) {
-        complete(r, now);
-        continue;
-      }
-      s.done.clear();
-      (r.fill == 1 ? s.l1 : s.cc)->fill(r, s.done);
-      for (const Packet& d : s.done) complete(d, now);
-    }
-    for (L1Cache* c : {s.l1.get(), s.cc.get()})
-      while (c->has_hit(now)) {
-        complete(c->front_hit(), now);
-        c->pop_hit();
-      }
-    // One transaction of the current request enters its cache per cycle.
-    if (s.next < s.pending.size()) {
-      const Packet& pk = s.pending[s.next];
-      L1Cache& c = pk.line >= kConstBase ? *s.cc : *s.l1;
-      if (c.access(pk, now) != L1Outcome::kRetry) ++s.next;
-      if (s.next == s.pending.size()) {
-        s.pending.clear();
-        s.next = 0;
-      } else {
-        ++st_.coalescer_busy_cycles;
-      }
-    }
-    // Misses enter the request network. The two caches take turns going first: with data
-    // misses always waiting (a storm of lock retries), a fixed order starved instruction and
-    // constant fills behind them.
-    L1Cache* order[2] = {s.l1.get(), s.cc.get()};
-    if (s.cc_first) std::swap(order[0], order[1]);
-    for (L1Cache* c : order)
-      while (c->has_miss() && req_net_.can_inject(sm)) {
-        s.cc_first = c == s.l1.get();  // the other one first next time
-        const Packet& m = c->front_miss();
-        req_net_.inject(sm, static_cast<unsigned>(m.slice), m, request_bytes(m));
-        c->pop_miss();
-      }
+  sm_busy_.for_each([&](std::size_t i) { tick_sm(i, now); });
+}
+
+void MemoryHierarchy::tick_sm(std::size_t i, Cycle now) {
+  SmSide& s = sms_[i];
+  if (s.in_flight == 0 && s.parked == 0) {  // nothing of this SM is in the hierarchy
+    sm_busy_.clear(i);
+    return;
   }
+  const auto sm = static_cast<unsigned>(i);
+  // Replies: fills install their line and complete the loads waiting on it.
+  while (rep_net_.ready(sm)) {
+    const Packet r = rep_net_.front(sm);
+    rep_net_.pop(sm);
+    if (r.fill == 0) {
+      complete(r, now);
+      continue;
+    }
+    s.done.clear();
+    (r.fill == 1 ? s.l1 : s.cc)->fill(r, s.done);
+    for (const Packet& d : s.done) complete(d, now);
+  }
+  for (L1Cache* c : {s.l1.get(), s.cc.get()})
+    while (c->has_hit(now)) {
+      complete(c->front_hit(), now);
+      c->pop_hit();
+    }
+  // One transaction of the current request enters its cache per cycle.
+  if (s.next < s.pending.size()) {
+    const Packet& pk = s.pending[s.next];
+    L1Cache& c = pk.line >= kConstBase ? *s.cc : *s.l1;
+    if (c.access(pk, now) != L1Outcome::kRetry) ++s.next;
+    if (s.next == s.pending.size()) {
+      s.pending.clear();
+      s.next = 0;
+    } else {
+      ++st_.coalescer_busy_cycles;
+    }
+  }
+  // Misses enter the request network. The two caches take turns going first: with data
+  // misses always waiting (a storm of lock retries), a fixed order starved instruction and
+  // constant fills behind them.
+  L1Cache* order[2] = {s.l1.get(), s.cc.get()};
+  if (s.cc_first) std::swap(order[0], order[1]);
+  for (L1Cache* c : order)
+    while (c->has_miss() && req_net_.can_inject(sm)) {
+      s.cc_first = c == s.l1.get();  // the other one first next time
+      const Packet& m = c->front_miss();
+      req_net_.inject(sm, static_cast<unsigned>(m.slice), m, request_bytes(m));
+      c->pop_miss();
+    }
 }
 
 void MemoryHierarchy::tick_icnt(std::uint64_t now) {
   req_net_.tick(now);
   rep_net_.tick(now);
   const std::uint64_t l2_now = l2_clk_.cycle();
-  for (unsigned o = 0; o < parts_.size(); ++o) {
+  // A slice that is not busy has no reply; one without a packet at its crossbar output gets
+  // none.
+  auto visit = [&](unsigned o) {
     MemoryPartition& mp = *parts_[o];
     while (req_net_.ready(o) && mp.l2().can_accept()) {
       mp.l2().push(req_net_.front(o));
       req_net_.pop(o);
+      part_busy_.set(o);
+      part_next_[o] = 0;
     }
+    bool popped = false;
     while (Packet* r = mp.reply(l2_now)) {
       if (!rep_net_.inject(o, static_cast<unsigned>(r->sm), *r, reply_bytes(*r))) break;
       mp.pop_reply(l2_now);
+      popped = true;
     }
+    if (mp.take_answered()) part_next_[o] = 0;
+    if (popped && !mp.busy()) part_busy_.clear(o);
+  };
+  if (!event_driven_) {
+    for (unsigned o = 0; o < parts_.size(); ++o) visit(o);
+    return;
   }
+  const BitMask& ready = req_net_.ready_outputs();
+  for (std::size_t k = 0; k < part_busy_.words(); ++k)
+    for (std::uint64_t b = part_busy_.word(k) | ready.word(k); b != 0; b &= b - 1)
+      visit(static_cast<unsigned>(k * 64 + static_cast<unsigned>(std::countr_zero(b))));
+}
+
+void MemoryHierarchy::tick_l2(std::uint64_t m) {
+  if (!event_driven_) {
+    // A slice with nothing in flight (its cache, its units) has nothing to do this cycle.
+    for (auto& mp : parts_)
+      if (mp->busy()) mp->tick_l2(m);
+    for (const auto& u : shared_owned_) u->tick(m);
+    return;
+  }
+  // A busy slice whose next tick is not due would do nothing: it waits for DRAM, for its
+  // replies to leave or for a unit's fixed delay.
+  part_busy_.for_each([&](std::size_t o) {
+    if (part_next_[o] > m) return;
+    MemoryPartition& mp = *parts_[o];
+    mp.tick_l2(m);
+    part_next_[o] = mp.next_tick(m);
+    if (!mp.busy()) part_busy_.clear(o);
+  });
+}
+
+void MemoryHierarchy::tick_dram(std::uint64_t d) {
+  // A read that came back wakes the channel's slices (slice / slices_per_partition is the
+  // channel, AddressMap::partition_of_slice).
+  const std::size_t spp = map_.slices_per_partition();
+  for (std::size_t c = 0; c < channels_.size(); ++c)
+    if (channels_[c]->tick(d))
+      for (std::size_t o = c * spp; o < (c + 1) * spp; ++o) part_next_[o] = 0;
 }
 
 void MemoryHierarchy::tick(Cycle now) {
+  const Cycle prev = last_now_;
   last_now_ = now;
   const std::uint64_t t = now * core_clk_.period_fs();
   if (quiet()) {
@@ -434,16 +503,13 @@ void MemoryHierarchy::tick(Cycle now) {
     dram_clk_.skip_to(t);
     return;
   }
+  // The main loop skipped the cycles after `prev` (next_event()): every tick of theirs would
+  // have done nothing but keep time.
+  if (now > prev + 1) pass_idle((now - 1) * core_clk_.period_fs());
   tick_core(now);
   while (icnt_clk_.advance(t)) tick_icnt(icnt_clk_.cycle());
-  while (l2_clk_.advance(t)) {
-    // A slice with nothing in flight (its cache, its units) has nothing to do this cycle.
-    for (auto& mp : parts_)
-      if (mp->busy()) mp->tick_l2(l2_clk_.cycle());
-    for (const auto& u : shared_owned_) u->tick(l2_clk_.cycle());
-  }
-  while (dram_clk_.advance(t))
-    for (auto& ch : channels_) ch->tick(dram_clk_.cycle());
+  while (l2_clk_.advance(t)) tick_l2(l2_clk_.cycle());
+  while (dram_clk_.advance(t)) tick_dram(dram_clk_.cycle());
 }
 
 bool MemoryHierarchy::quiet() const {
@@ -455,8 +521,68 @@ bool MemoryHierarchy::quiet() const {
   return true;
 }
 
+void MemoryHierarchy::pass_idle(std::uint64_t t_fs) {
+  if (icnt_clk_.next_edge_fs() <= t_fs) {
+    icnt_clk_.skip_to(t_fs);
+    req_net_.skip_to(icnt_clk_.cycle());
+    rep_net_.skip_to(icnt_clk_.cycle());
+  }
+  l2_clk_.skip_to(t_fs);
+  if (dram_clk_.next_edge_fs() <= t_fs) {
+    const std::uint64_t before = dram_clk_.cycle();
+    dram_clk_.skip_to(t_fs);
+    for (auto& ch : channels_) ch->skip_to(dram_clk_.cycle(), dram_clk_.cycle() - before);
+  }
+}
+
+// The core cycle whose tick runs cycle `n` of domain `d` (or its next one, if `n` has passed).
+Cycle MemoryHierarchy::core_cycle_of(const ClockDomain& d, std::uint64_t n) const {
+  const std::uint64_t next = d.cycle() + 1;
+  const std::uint64_t fs = d.next_edge_fs() + (std::max(n, next) - next) * d.period_fs();
+  const std::uint64_t pc = core_clk_.period_fs();
+  return (fs + pc - 1) / pc;
+}
+
 Cycle MemoryHierarchy::next_event() const {
-  return quiet() ? kNever : last_now_ + 1;
+  if (quiet()) return kNever;
+  const Cycle soon = last_now_ + 1;
+  if (!event_driven_) return soon;
+  constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  Cycle t = kNever;
+  auto at = [&](const ClockDomain& d, std::uint64_t n) {
+    if (n != kNone) t = std::min(t, core_cycle_of(d, n));
+  };
+  // Replies waiting for their SM, requests waiting for their slice: next cycle (of each clock).
+  if (rep_net_.ready_outputs().any()) return soon;
+  const std::uint64_t icnt_next = icnt_clk_.cycle() + 1;
+  if (req_net_.ready_outputs().any()) at(icnt_clk_, icnt_next);
+  at(icnt_clk_, req_net_.next_tick(icnt_next));
+  at(icnt_clk_, rep_net_.next_tick(icnt_next));
+  if (t <= soon) return soon;
+  // The SMs' side: a request entering L1, misses waiting to be injected, hits in the pipeline.
+  for (std::size_t k = 0; k < sm_busy_.words(); ++k)
+    for (std::uint64_t b = sm_busy_.word(k); b != 0; b &= b - 1) {
+      const SmSide& s = sms_[k * 64 + static_cast<std::size_t>(std::countr_zero(b))];
+      if (s.next < s.pending.size() || s.l1->has_miss() || s.cc->has_miss()) return soon;
+      t = std::min({t, s.l1->next_hit(), s.cc->next_hit()});
+    }
+  // The slices: their own work (part_next_) and their replies, read by the interconnect at its
+  // first cycle once the L2 clock has reached them (the next one, if it has).
+  const std::uint64_t l2_now = l2_clk_.cycle();
+  for (std::size_t k = 0; k < part_busy_.words(); ++k)
+    for (std::uint64_t b = part_busy_.word(k); b != 0; b &= b - 1) {
+      const std::size_t o = k * 64 + static_cast<std::size_t>(std::countr_zero(b));
+      at(l2_clk_, part_next_[o]);
+      const std::uint64_t r = parts_[o]->reply_at();
+      if (r <= l2_now)
+        at(icnt_clk_, icnt_next);
+      else
+        at(l2_clk_, r);
+    }
+  if (t <= soon) return soon;
+  const std::uint64_t dram_next = dram_clk_.cycle() + 1;
+  for (const auto& ch : channels_) at(dram_clk_, ch->next_tick(dram_next));
+  return std::max(t, soon);
 }
 
 namespace {

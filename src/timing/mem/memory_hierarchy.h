@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "timing/mem/bit_mask.h"
 #include "timing/mem/clock_domains.h"
 #include "timing/mem/interconnect.h"
 #include "timing/mem/l1_cache.h"
@@ -107,6 +108,7 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   void commit() override;
   bool pop_response(int sm, Cycle now, MemRequest& out) override;
   bool any_response() const override { return responses_waiting_ != 0; }
+  int next_responder(int sm) const override;
   void tick(Cycle now) override;
   bool busy() const override { return outstanding_ != 0; }
   Cycle retry_at(int sm, Cycle now) const override {
@@ -168,9 +170,15 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   unsigned request_bytes(const Packet& p) const;
   unsigned reply_bytes(const Packet& p) const;
   void tick_core(Cycle now);
+  void tick_sm(std::size_t i, Cycle now);  // SM i's side of tick_core
   void tick_icnt(std::uint64_t now);
+  void tick_l2(std::uint64_t m);    // one L2 cycle of every slice
+  void tick_dram(std::uint64_t d);  // one DRAM cycle of every channel
   // Nothing in flight anywhere (no request, packet or write-back): the clocks may skip.
   bool quiet() const;
+  // The clock edges up to `t_fs` had nothing to do (next_event()): time passes without ticks.
+  void pass_idle(std::uint64_t t_fs);
+  Cycle core_cycle_of(const ClockDomain& d, std::uint64_t n) const;
 
   HierarchyParams p_;
   PerformFn perform_;
@@ -178,6 +186,16 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   std::vector<SmSide> sms_;
   std::vector<std::unique_ptr<DramChannel>> channels_;   // one per memory partition
   std::vector<std::unique_ptr<MemoryPartition>> parts_;  // one per L2 slice
+  // Only busy components are visited (issue 48), in index order as a scan of all would: SMs
+  // that may have something in the hierarchy (in_flight or parked, cleared lazily), slices
+  // that may be busy() and the L2 cycle each must tick next (MemoryPartition::next_tick; a
+  // packet pushed in, a DRAM fill or a record read's answer sets it to 0). Partitions with
+  // shared units fall back to ticking every busy slice every cycle (one slice's tick can give
+  // another work).
+  BitMask sm_busy_, part_busy_;
+  BitMask responders_;  // SMs whose response queue is not empty
+  std::vector<std::uint64_t> part_next_;
+  bool event_driven_ = true;
   // Memory-side units shared by a partition's slices (MemPlacement::kPartition), by row.
   std::vector<MemoryPartition::Unit> shared_units_;
   std::vector<std::unique_ptr<IMemUnit>> shared_owned_;
@@ -187,7 +205,7 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   ClockDomain core_clk_, icnt_clk_, l2_clk_, dram_clk_;
   std::vector<Req> reqs_;
   std::vector<std::uint32_t> free_reqs_;
-  std::uint64_t outstanding_ = 0;  // warp requests not yet returned to their SM
+  std::uint64_t outstanding_ = 0;        // warp requests not yet returned to their SM
   std::uint64_t responses_waiting_ = 0;  // in the SMs' response queues, all SMs
   bool deferred_ = false;
   Cycle last_now_ = 0;

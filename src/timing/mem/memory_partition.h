@@ -6,6 +6,7 @@
 // and acknowledgements first, then the units' replies in table order).
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -47,6 +48,20 @@ class MemoryPartition {
     for (const Unit& u : units_)
       if (!u.shared) u.unit->tick(now);  // a partition's shared units tick in the hierarchy
   }
+  // After tick_l2(now): the earliest L2 cycle at which tick_l2 can change anything, ~0 when
+  // only a packet from outside (the interconnect, a DRAM fill, a record read's answer) can.
+  std::uint64_t next_tick(std::uint64_t now) const {
+    if (l2_->has_work()) return now + 1;
+    std::uint64_t t = ~std::uint64_t{0};
+    for (const Unit& u : units_) t = std::min(t, u.unit->next_tick(now));
+    return t;
+  }
+  // The earliest L2 cycle at which reply() can return a packet or answer a unit (~0: none).
+  std::uint64_t reply_at() const {
+    std::uint64_t t = l2_->reply_at();
+    for (const Unit& u : units_) t = std::min(t, u.unit->reply_at());
+    return t;
+  }
   bool busy() const {
     if (l2_->busy()) return true;
     for (const Unit& u : units_)
@@ -60,11 +75,19 @@ class MemoryPartition {
       const Packet& r = l2_->front_reply();
       units_[r.origin].unit->access_done(r, l2_now);
       l2_->pop_reply();
+      answered_ = true;
     }
     if (l2_->has_reply(l2_now)) return &l2_->front_reply();
     for (const Unit& u : units_)
       if (u.unit->has_reply(l2_now)) return &u.unit->front_reply(l2_now);
     return nullptr;
+  }
+  // reply() handed a unit the answer to one of its own accesses since the last call (its next
+  // tick may have work).
+  bool take_answered() {
+    const bool a = answered_;
+    answered_ = false;
+    return a;
   }
   void pop_reply(std::uint64_t l2_now) {
     if (l2_->has_reply(l2_now)) {
@@ -82,6 +105,7 @@ class MemoryPartition {
   std::vector<std::unique_ptr<IMemUnit>> owned_;
   std::vector<Unit> units_;
   std::unique_ptr<L2Slice> l2_;
+  bool answered_ = false;
 };
 
 }  // namespace simtsync::mem
