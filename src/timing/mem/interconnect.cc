@@ -1,7 +1,6 @@
 #include "timing/mem/interconnect.h"
 
 #include <algorithm>
-#include <bit>
 
 namespace simtsync::mem {
 
@@ -10,12 +9,12 @@ Crossbar::Crossbar(unsigned inputs, unsigned outputs, const IcntParams& p)
       input_free_(inputs, 0),
       output_free_(outputs, 0),
       rr_(outputs, 0),
+      queued_inputs_(inputs),
+      busy_wires_(outputs),
       ready_out_(outputs) {
   p_.flit_bytes = std::max(1u, p_.flit_bytes);
   p_.flits_per_cycle = std::max(1u, p_.flits_per_cycle);
   for (unsigned i = 0; i < inputs; ++i) inputs_.emplace_back(std::max(1u, p_.input_buffer));
-  queued_inputs_.assign((inputs + 63) / 64, 0);
-  busy_wires_.assign((outputs + 63) / 64, 0);
   best_.assign(outputs, kNone);
   for (unsigned o = 0; o < outputs; ++o) {
     // The wire holds at most what the ejection buffer can take (credits).
@@ -30,7 +29,7 @@ bool Crossbar::inject(unsigned in, unsigned out, const Packet& p, unsigned bytes
     return false;
   }
   inputs_[in].try_push(Flow{p, out, std::max(1u, flits_of(bytes)), now_});
-  set_bit(queued_inputs_, in);
+  queued_inputs_.set(in);
   ++queued_;
   ++in_system_;
   return true;
@@ -45,20 +44,17 @@ void Crossbar::tick(std::uint64_t now) {
   // cycle).
   if (now >= next_arrival_) {
     next_arrival_ = ~std::uint64_t{0};
-    for (std::size_t w = 0; w < busy_wires_.size(); ++w)
-      for (std::uint64_t bits = busy_wires_[w]; bits != 0; bits &= bits - 1) {
-        const auto o =
-            static_cast<unsigned>(w * 64 + static_cast<unsigned>(std::countr_zero(bits)));
-        while (wire_[o].ready(now) && !eject_[o].full()) {
-          eject_[o].try_push(wire_[o].front());
-          wire_[o].pop();
-          ready_out_.set(o);
-        }
-        if (wire_[o].empty())
-          clear_bit(busy_wires_, o);
-        else
-          next_arrival_ = std::min(next_arrival_, wire_[o].next_ready());
+    busy_wires_.for_each([&](std::size_t o) {
+      while (wire_[o].ready(now) && !eject_[o].full()) {
+        eject_[o].try_push(wire_[o].front());
+        wire_[o].pop();
+        ready_out_.set(o);
       }
+      if (wire_[o].empty())
+        busy_wires_.clear(o);
+      else
+        next_arrival_ = std::min(next_arrival_, wire_[o].next_ready());
+    });
   }
   if (queued_ == 0) return;
   const auto n_in = static_cast<unsigned>(inputs_.size());
@@ -66,18 +62,17 @@ void Crossbar::tick(std::uint64_t now) {
   // the output's pointer (one pass over the queued inputs, not one per output).
   auto rank = [n_in](unsigned i, unsigned from) { return i >= from ? i - from : i + n_in - from; };
   wanted_.clear();
-  for (std::size_t w = 0; w < queued_inputs_.size(); ++w)
-    for (std::uint64_t bits = queued_inputs_[w]; bits != 0; bits &= bits - 1) {
-      const auto i = static_cast<unsigned>(w * 64 + static_cast<unsigned>(std::countr_zero(bits)));
-      if (input_free_[i] > now) continue;
-      const unsigned o = inputs_[i].front().out;
-      const unsigned b = best_[o];
-      if (b == kNone)
-        wanted_.push_back(o);
-      else if (rank(i, rr_[o]) >= rank(b, rr_[o]))
-        continue;
-      best_[o] = i;
-    }
+  queued_inputs_.for_each([&](std::size_t k) {
+    const auto i = static_cast<unsigned>(k);
+    if (input_free_[i] > now) return;
+    const unsigned o = inputs_[i].front().out;
+    const unsigned b = best_[o];
+    if (b == kNone)
+      wanted_.push_back(o);
+    else if (rank(i, rr_[o]) >= rank(b, rr_[o]))
+      return;
+    best_[o] = i;
+  });
   // Each head wants one output, so the outputs are independent of each other: their order here
   // changes nothing.
   for (const unsigned o : wanted_) {
@@ -91,12 +86,12 @@ void Crossbar::tick(std::uint64_t now) {
     auto& q = inputs_[i];
     const Flow f = q.front();
     q.pop();
-    if (q.empty()) clear_bit(queued_inputs_, i);
+    if (q.empty()) queued_inputs_.clear(i);
     --queued_;
     const std::uint64_t cycles = (f.flits + p_.flits_per_cycle - 1) / p_.flits_per_cycle;
     output_free_[o] = input_free_[i] = now + cycles;
     wire_[o].try_push(f.p, now + cycles - 1 + p_.latency);
-    set_bit(busy_wires_, o);
+    busy_wires_.set(o);
     next_arrival_ = std::min(next_arrival_, now + cycles - 1 + p_.latency);
     stats_.packets++;
     stats_.flits += f.flits;

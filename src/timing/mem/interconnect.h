@@ -83,11 +83,7 @@ class Crossbar {
   std::vector<unsigned> wanted_;  // scratch: outputs some head packet wants this cycle
   // Inputs with a packet queued and outputs with a packet on the wire, one bit each: a cycle
   // visits only those (a crossbar of 80 inputs has a few busy ones in most cycles).
-  std::vector<std::uint64_t> queued_inputs_, busy_wires_;
-  static void set_bit(std::vector<std::uint64_t>& m, unsigned i) { m[i / 64] |= 1ull << (i % 64); }
-  static void clear_bit(std::vector<std::uint64_t>& m, unsigned i) {
-    m[i / 64] &= ~(1ull << (i % 64));
-  }
+  BitMask queued_inputs_, busy_wires_;
   std::vector<DelayPipe<Packet>> wire_;  // per output: packets in flight
   std::vector<BoundedQueue<Packet>> eject_;
   BitMask ready_out_;
