@@ -29,6 +29,34 @@ class GlobalMemory {
       if (range_within(addr, size, r.lo, r.hi)) return true;
     return false;
   }
+  // The little-endian value of the n (1, 2, 4 or 8) bytes at `p`, zero-extended: a copy of a
+  // constant size for each, which the compiler inlines (a call to memcpy of n bytes it cannot).
+  static std::uint64_t load_element(const std::uint8_t* p, unsigned n) {
+    switch (n) {
+      case 1:
+        return *p;
+      case 2: {
+        std::uint16_t v;
+        std::memcpy(&v, p, 2);
+        return v;
+      }
+      case 4: {
+        std::uint32_t v;
+        std::memcpy(&v, p, 4);
+        return v;
+      }
+      case 8: {
+        std::uint64_t v;
+        std::memcpy(&v, p, 8);
+        return v;
+      }
+      default: {
+        std::uint64_t v = 0;
+        std::memcpy(&v, p, n < 8 ? n : 8);
+        return v;
+      }
+    }
+  }
 
  public:
   static constexpr unsigned kPageBits = 12;
@@ -68,6 +96,24 @@ class GlobalMemory {
       read(addr, dst, n);
     }
   }
+  // Writes the n low bytes of `v` at `addr` (n <= 8: an element wider than the word is written
+  // as its first 8 bytes); false, writing nothing, when they are there already (perform's
+  // "memory changed").
+  bool store_element(Addr addr, std::uint64_t v, unsigned n) {
+    n = n < 8 ? n : 8;
+    if ((addr & (kPageSize - 1)) + n > kPageSize) {
+      std::uint64_t old = 0;
+      read_small(addr, &old, n);
+      if (std::memcmp(&old, &v, n) == 0) return false;
+      write_small(addr, &v, n);
+      return true;
+    }
+    std::uint8_t* p = page_ptr(addr);
+    const std::uint64_t keep = n == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
+    if (load_element(p, n) == (v & keep)) return false;
+    std::memcpy(p, &v, n);
+    return true;
+  }
   void write_small(Addr addr, const void* src, unsigned n) {
     if ((addr & (kPageSize - 1)) + n <= kPageSize) {
       std::memcpy(page_ptr(addr), src, n);
@@ -83,6 +129,15 @@ class GlobalMemory {
     explicit Reader(const GlobalMemory& m) : m_(m) {}
     bool valid(Addr addr, std::uint64_t size) {
       return cached(ranges_, addr, size) || valid_slow(addr, size);
+    }
+    // One element of n <= 8 bytes (read_small into a zeroed word, faster).
+    std::uint64_t read_element(Addr addr, unsigned n) {
+      const TlbEntry& e = tlb_[(addr >> kPageBits) & (kTlbSize - 1)];
+      if (e.page == addr >> kPageBits && (addr & (kPageSize - 1)) + n <= kPageSize)
+        return load_element(e.ptr + (addr & (kPageSize - 1)), n);
+      std::uint64_t v = 0;
+      read_small(addr, &v, n);
+      return v;
     }
     void read_small(Addr addr, void* dst, unsigned n) {
       if ((addr & (kPageSize - 1)) + n <= kPageSize) {

@@ -56,7 +56,11 @@ void setup_cta(const Program& prog, const LaunchInfo& li, Cta& cta, WarpTable& w
   cta.live_warps = 0;
   for (int wid : cta.warps) {
     Warp& w = warps[static_cast<size_t>(wid)];
-    if (!w.has_registers()) w.allocate(prog.total_regs());
+    if (!w.has_registers()) {
+      auto& spare = warps.spare_registers;
+      w.allocate(prog.total_regs(), spare.empty() ? nullptr : &spare.back());
+      if (!spare.empty()) spare.pop_back();
+    }
     w.function = kernel_index;
     w.kernel_function = kernel_index;
     w.threads = 0;
@@ -107,7 +111,11 @@ Cta& create_cta(const Program& prog, const LaunchInfo& li, CtaTable& ctas, WarpT
 }
 
 void destroy_cta(std::size_t cta, CtaTable& ctas, WarpTable& warps) {
-  for (int wid : ctas[cta].warps) warps.destroy(static_cast<std::size_t>(wid));
+  for (int wid : ctas[cta].warps) {
+    std::vector<std::uint64_t> regs = warps[static_cast<std::size_t>(wid)].take_registers();
+    if (regs.capacity() != 0) warps.spare_registers.push_back(std::move(regs));
+    warps.destroy(static_cast<std::size_t>(wid));
+  }
   ctas.destroy(cta);
 }
 

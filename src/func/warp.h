@@ -63,10 +63,17 @@ class Warp {
     if (total_regs > 0) allocate(total_regs);
   }
 
-  // Register storage exists only while the warp's CTA is resident.
-  void allocate(std::uint32_t total_regs) {
+  // Register storage exists only while the warp's CTA is resident. `reuse` (optional) is the
+  // storage of a warp that left: taken over instead of allocating (zeroed all the same).
+  void allocate(std::uint32_t total_regs, std::vector<std::uint64_t>* reuse = nullptr) {
+    if (reuse) regs_.swap(*reuse);
     regs_.assign(std::size_t{total_regs} * size_, 0);
     base_ = regs_.data();
+  }
+  // Gives up the warp's own register storage (for allocate's `reuse`).
+  std::vector<std::uint64_t> take_registers() {
+    base_ = nullptr;
+    return std::move(regs_);
   }
   // Uses caller-owned, zeroed storage of total_regs * size() words (a launch-wide arena).
   void attach(std::uint64_t* storage) { base_ = storage; }
@@ -153,6 +160,12 @@ class Warp {
   std::uint8_t carry[64] = {};  // CC.CF of add.cc/addc per lane
 };
 
-using WarpTable = LaunchTable<Warp>;
+// The warps of a launch, and the register storage of warps that left, which the warps of
+// later CTAs take over: a grid of many CTAs otherwise allocated, faulted in and freed a
+// register file per warp (about 4% of vecadd's host time, issue 48).
+class WarpTable : public LaunchTable<Warp> {
+ public:
+  std::vector<std::vector<std::uint64_t>> spare_registers;
+};
 
 }  // namespace simtsync::func

@@ -2,6 +2,8 @@
 // DRAM, the atomic unit, the L2 slice, shared memory and the coalescer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <vector>
 
 #include "func/executor.h"
@@ -746,6 +748,65 @@ TEST(Coalescer, ContiguousWordsMakeOneLineStridedWordsOneLineEach) {
   coalesce(shared_access(0), PacketKind::kAtomic, false, 0, 128, 32, out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].ops, 32u);
+}
+
+// The coalescer against a byte-by-byte reference (every byte a lane touches names its line and
+// sector), on random accesses that straddle lines, for power-of-two geometries (shifts) and
+// others (divisions), plain and local, loads and atomics.
+TEST(Coalescer, MatchesAByteByByteReference) {
+  std::mt19937_64 rng(7);
+  struct Geo {
+    unsigned line, sector;
+  };
+  for (const Geo g : {Geo{128, 32}, Geo{64, 16}, Geo{96, 32}, Geo{160, 20}}) {
+    for (int round = 0; round < 200; ++round) {
+      func::MemAccess a{};
+      a.mask = rng();
+      a.bytes = 1u << (rng() % 4);
+      a.vec = 1u << (rng() % 3);
+      const Addr base = (rng() % 64) * 1024;
+      const unsigned stride = static_cast<unsigned>(rng() % 40);
+      for (unsigned l = 0; l < 64; ++l) a.addr[l] = base + l * stride + rng() % 3 * a.bytes;
+      const bool local = round % 5 == 0;
+      const PacketKind kind = round % 3 == 0 ? PacketKind::kAtomic : PacketKind::kLoad;
+      std::vector<Packet> got, want;
+      coalesce(a, kind, local, 9, g.line, g.sector, got);
+      auto touch = [&](Addr byte, unsigned lane) {
+        const Addr line = byte / g.line * g.line;
+        auto it =
+            std::find_if(want.begin(), want.end(), [&](const Packet& p) { return p.line == line; });
+        if (it == want.end()) {
+          want.push_back(Packet{});
+          it = want.end() - 1;
+          it->kind = kind;
+          it->line = line;
+          it->local = local;
+        }
+        const unsigned s = static_cast<unsigned>((byte - line) / g.sector);
+        if (s < 32) it->sectors |= 1u << s;
+        if (!(it->lanes >> lane & 1) && kind == PacketKind::kAtomic) ++it->ops;
+        it->lanes |= std::uint64_t{1} << lane;
+      };
+      const unsigned span = a.bytes * a.vec;
+      for (unsigned l = 0; l < 64; ++l) {
+        if (!(a.mask >> l & 1)) continue;
+        if (!local) {
+          for (Addr b = a.addr[l]; b < a.addr[l] + span; ++b) touch(b, l);
+          continue;
+        }
+        for (Addr off = a.addr[l] / 4 * 4; off < a.addr[l] + span; off += 4)
+          for (Addr b = 0; b < 4; ++b) touch(local_address(9, l, off) + b, l);
+      }
+      ASSERT_EQ(got.size(), want.size()) << g.line << "/" << g.sector << " round " << round;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].line, want[i].line) << i;
+        EXPECT_EQ(got[i].sectors, want[i].sectors) << i;
+        EXPECT_EQ(got[i].lanes, want[i].lanes) << i;
+        EXPECT_EQ(got[i].ops, want[i].ops) << i;
+        EXPECT_EQ(got[i].local, want[i].local) << i;
+      }
+    }
+  }
 }
 
 }  // namespace
