@@ -4,9 +4,6 @@
 # a file-by-file build) without debug information: the default under CI=true, where the build
 # is fresh and only tested. Developers keep file-by-file builds with -g, whose incremental
 # rebuilds recompile one file. SIMTSYNC_UNITY=0 forces file by file.
-# SIMTSYNC_FAST=1 builds for speed measurements and long runs instead: -O3 with link-time
-# optimization across the simulator's libraries, unity, no debug information, into build-fast/
-# (BENCHMARKS.md; results are the same as the default build's, the golden table checks it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -18,13 +15,6 @@ if [ "$unity" = 1 ]; then
          "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG")
 elif [ "$unity" = 0 ]; then
   flags=(-DCMAKE_UNITY_BUILD=OFF "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g -DNDEBUG")
-fi
-if [ "${SIMTSYNC_FAST:-}" = 1 ]; then
-  cmake -S "$root" -B "$root/build-fast" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON -DCMAKE_UNITY_BUILD=ON \
-    -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 >/dev/null
-  cmake --build "$root/build-fast" -j "$(nproc)" --target simtsync
-  exit 0
 fi
 cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${flags[@]}" >/dev/null
 cmake --build "$root/build" -j "$(nproc)"
