@@ -374,8 +374,12 @@ void Sm::finish_access(int slot, func::MemAccess* acc, Cycle now) {
     ex_.lock_reply(*ws.warp, *acc, acc->mask, true);
     note_ready(now);
   }
-  // A unit that keeps memory learns the per-lane results of the warp's own instructions.
-  if (simt::TimedHooks* unit = ws.warp && ws.warp->simt ? ws.warp->simt->timed() : nullptr) {
+  // A unit that keeps memory learns the per-lane results of the warp's own instructions. The
+  // slot's bit says whether its unit has the hooks (set when the warp took the slot): reading
+  // the unit itself here was a cache miss per reply (half of this function's host time).
+  if (simt::TimedHooks* unit = (timed_units_ >> slot & 1) && ws.warp && ws.warp->simt
+                                   ? ws.warp->simt->timed()
+                                   : nullptr) {
     simt::MemoryReply rep;
     rep.lanes = acc->mask;
     rep.succeeded = acc->succeeded;
