@@ -57,6 +57,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
     ctx.sched_slots = &sched_slots_;
     ctx.issue_orders = &orders_;
     fetch_policy_ = sched::make_fetch_policy(p_.fetch_policy, ctx);
+    rotation_ok_ = !fetch_policy_->reads_issue_orders();
   }
   unit_busy_.resize(static_cast<int>(UnitKind::kCount));
   for (int k = 0; k < static_cast<int>(UnitKind::kCount); ++k)

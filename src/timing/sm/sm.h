@@ -191,6 +191,8 @@ class Sm final : public sched::IWarpView {
   void pop_ldst();
   bool issue(Cycle now);
   bool issue_one(int sched, Cycle now);
+  // issue_one for a policy whose order is a rotation of its warps (rotation_start).
+  bool issue_rotated(int sched, int start, Cycle now);
   StallKind try_issue(int slot, Cycle now, int sched);
   StallKind issue_atomic_step(int slot, Cycle now);
   // A pipeline of unit kind `uk` free at `now` (nullptr: none), and taking one for an
@@ -253,6 +255,9 @@ class Sm final : public sched::IWarpView {
   unsigned used_threads_ = 0, used_warps_ = 0, used_regs_ = 0, used_shared_ = 0;
   int live_ctas_ = 0;
   std::unique_ptr<sched::IFetchPolicy> fetch_policy_;
+  // The issue stage may skip writing orders_ for a rotating policy: the fetch policy does not
+  // read them (issue_rotated).
+  bool rotation_ok_ = false;
   std::vector<int> fetch_order_;
   SmStats stats_;
   std::function<void(func::Warp&, Pc)> on_step_;

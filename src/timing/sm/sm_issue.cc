@@ -5,6 +5,7 @@
 // results when the response returns.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cassert>
 #include <iterator>
 #include <span>
@@ -95,6 +96,10 @@ bool Sm::issue_one(int s, Cycle now) {
     last_stall_[static_cast<size_t>(s)] = k;
     return false;
   }
+  if (rotation_ok_ && !events_.cycles()) {
+    const int start = scheds_[static_cast<size_t>(s)]->rotation_start(view);
+    if (start >= 0) return issue_rotated(s, start, now);
+  }
   std::vector<int>& order = orders_[static_cast<size_t>(s)];
   scheds_[static_cast<size_t>(s)]->order(view, version_, now, order);
   StallKind best = StallKind::kCount;
@@ -181,6 +186,58 @@ bool Sm::issue_one(int s, Cycle now) {
   // Only warps waiting at a barrier or finished were offered: nothing will change by itself, so
   // the policy may offer others (two-level's pending warps).
   if (!order.empty() && (k == StallKind::kBarrier || k == StallKind::kExit) &&
+      scheds_[static_cast<size_t>(s)]->nothing_ready(now))
+    sched_changed_ = true;
+  return false;
+}
+
+bool Sm::issue_rotated(int s, int start, Cycle now) {
+  // The order issue_one would walk is the live warps by ascending slot (a scheduler's slots
+  // ascend with its view's indices), starting at the slot of view index `start`. Blocked warps
+  // and warps refused only for want of LD/ST-queue room are not visited one by one: what the
+  // walk would learn from them (their stall kinds, refuse_ldst's mark) comes from the masks,
+  // which nothing in the walk changes for a warp before it is visited.
+  const auto& mine = sched_slots_[static_cast<size_t>(s)];
+  SchedStats& st = stats_.sched[static_cast<size_t>(s)];
+  const std::uint64_t live = view_live_mask_[static_cast<size_t>(s)];
+  const auto first = static_cast<unsigned>(mine[static_cast<size_t>(start)]);
+  const std::uint64_t held = live & (blocked_ | ldst_blocked_);
+  const std::uint64_t refused =
+      ldst_queue_.size() >= p_.ldst_queue ? live & ldst_waiting_ & ~held : 0;
+  // refuse_ldst marks a refused warp only while an LD/ST pipeline is free (its head is a
+  // memory instruction: UnitKind::kLdst); nothing in the walk occupies one before an issue.
+  const bool mark = refused != 0 && free_pipe(UnitKind::kLdst, now) != nullptr;
+  StallKind best = StallKind::kCount;
+  if ((live & ldst_blocked_) | refused) best = StallKind::kStructural;
+  if (live & blocked_ & ~ldst_blocked_) best = std::min(best, StallKind::kData);
+  // Rotated right by `first`, the walk's order is ascending bit order.
+  const std::uint64_t tried = std::rotr(live & ~(held | refused), static_cast<int>(first));
+  for (std::uint64_t m = tried; m != 0; m &= m - 1) {
+    const int at = std::countr_zero(m);
+    const int slot = (at + static_cast<int>(first)) & 63;
+    const StallKind r = try_issue(slot, now, s);
+    if (r != StallKind::kIssued) {
+      best = std::min(best, r);
+      continue;
+    }
+    // The refused warps the walk passed before this one.
+    if (mark)
+      ldst_blocked_ |=
+          refused & std::rotl((std::uint64_t{1} << at) - 1, static_cast<int>(first));
+    // Scheduler k owns slots k, k + n, k + 2n, ... (n schedulers): the view index.
+    const int idx = slot / static_cast<int>(sched_slots_.size());
+    scheds_[static_cast<size_t>(s)]->issued(idx, now);
+    ++st.cycles[static_cast<int>(StallKind::kIssued)];
+    ++st.issued;
+    last_stall_[static_cast<size_t>(s)] = StallKind::kIssued;
+    if (long_latency_issued_) scheds_[static_cast<size_t>(s)]->long_latency(idx, now);
+    return true;
+  }
+  if (mark) ldst_blocked_ |= refused;
+  // `live` is not empty (issue_one), so some warp gave a kind.
+  ++st.cycles[static_cast<int>(best)];
+  last_stall_[static_cast<size_t>(s)] = best;
+  if ((best == StallKind::kBarrier || best == StallKind::kExit) &&
       scheds_[static_cast<size_t>(s)]->nothing_ready(now))
     sched_changed_ = true;
   return false;

@@ -55,6 +55,7 @@ class FetchCff final : public IFetchPolicy {
     append_rr(left, n, out);
   }
   void fetched(int slot, Cycle) override { next_ = static_cast<unsigned>(slot) + 1; }
+  bool reads_issue_orders() const override { return true; }
   std::string name() const override { return "cff"; }
 
  private:
