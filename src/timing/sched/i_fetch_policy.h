@@ -27,7 +27,7 @@ class IFetchPolicy {
                      std::vector<int>& out) = 0;
   virtual void fetched(int slot, Cycle now) = 0;
   // True when order() reads the issue stage's orders (PolicyContext::issue_orders): the issue
-  // stage then writes them every cycle even for a policy that could skip it (rotation_start).
+  // stage then writes them every cycle even for a policy that could skip it (IWarpScheduler::rotates).
   virtual bool reads_issue_orders() const { return false; }
   virtual std::string name() const = 0;
 };

@@ -44,15 +44,13 @@ class IWarpScheduler : public sm::ISmObserver {
   // `out` as it is when it already holds the order it would write (GTO does).
   virtual void order(std::span<const SchedWarp> warps, std::uint64_t version, Cycle now,
                      std::vector<int>& out) = 0;
-  // Optional, for speed: a policy whose order() is always its valid warps by ascending index,
-  // rotated to begin at the first valid index at or after the returned one (LRR), returns that
-  // index (< warps.size()); every other policy returns -1. The issue stage then looks only at
-  // the warps that are not blocked, in that order, with bit masks, and does not call order()
-  // (nor fill the order vector) unless someone reads it (issue 48's ready sets).
-  virtual int rotation_start(std::span<const SchedWarp> warps) const {
-    (void)warps;
-    return -1;
-  }
+  // Optional, for speed: true for a policy whose order() is always its valid warps by
+  // ascending index, starting after the warp it was last told of with issued() (at the first
+  // when that was the last index, or none yet): LRR. Asked once, when the SM is built. The issue
+  // stage then looks only at the warps that are not blocked, in that order, with bit masks, and
+  // calls neither order() nor fills the order vector unless someone reads it (issue 48's ready
+  // sets); it still reports every issue with issued().
+  virtual bool rotates() const { return false; }
   virtual void issued(int index, Cycle now) = 0;
   virtual void long_latency(int index, Cycle now) { (void)index, (void)now; }
   // No warp of the order could issue this cycle. Returns true when the policy changed what it

@@ -38,6 +38,7 @@ Sm::Sm(int id, const SmParams& p, func::Executor& ex, mem::IMemPort& port)
     ctx.counters = stats_.sched[s].policy.data();
     ctx.records = &records_;
     scheds_.push_back(sched::make_scheduler(p_.scheduler, ctx));
+    rotated_last_.push_back(scheds_.back()->rotates() ? -1 : kNotRotating);
   }
   if (p_.track_warp_phases) {
     phases_ = std::make_unique<sched::WarpPhaseTracker>(this);

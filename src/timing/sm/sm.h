@@ -191,8 +191,8 @@ class Sm final : public sched::IWarpView {
   void pop_ldst();
   bool issue(Cycle now);
   bool issue_one(int sched, Cycle now);
-  // issue_one for a policy whose order is a rotation of its warps (rotation_start).
-  bool issue_rotated(int sched, int start, Cycle now);
+  // issue_one for a policy whose order is a rotation of its warps (IWarpScheduler::rotates).
+  bool issue_rotated(int sched, Cycle now);
   StallKind try_issue(int slot, Cycle now, int sched);
   StallKind issue_atomic_step(int slot, Cycle now);
   // A pipeline of unit kind `uk` free at `now` (nullptr: none), and taking one for an
@@ -258,6 +258,10 @@ class Sm final : public sched::IWarpView {
   // The issue stage may skip writing orders_ for a rotating policy: the fetch policy does not
   // read them (issue_rotated).
   bool rotation_ok_ = false;
+  // Per scheduler: the view index it last issued from when its policy rotates (-1: none yet),
+  // kNotRotating otherwise (the walk starts after it, as the policy's order would).
+  static constexpr int kNotRotating = -2;
+  std::vector<int> rotated_last_;
   std::vector<int> fetch_order_;
   SmStats stats_;
   std::function<void(func::Warp&, Pc)> on_step_;

@@ -96,10 +96,8 @@ bool Sm::issue_one(int s, Cycle now) {
     last_stall_[static_cast<size_t>(s)] = k;
     return false;
   }
-  if (rotation_ok_ && !events_.cycles()) {
-    const int start = scheds_[static_cast<size_t>(s)]->rotation_start(view);
-    if (start >= 0) return issue_rotated(s, start, now);
-  }
+  const bool rotating = rotated_last_[static_cast<size_t>(s)] != kNotRotating;
+  if (rotating && rotation_ok_ && !events_.cycles()) return issue_rotated(s, now);
   std::vector<int>& order = orders_[static_cast<size_t>(s)];
   scheds_[static_cast<size_t>(s)]->order(view, version_, now, order);
   StallKind best = StallKind::kCount;
@@ -164,6 +162,7 @@ bool Sm::issue_one(int s, Cycle now) {
                             : try_issue(slot, now, s);
     if (r == StallKind::kIssued) {
       scheds_[static_cast<size_t>(s)]->issued(idx, now);
+      if (rotating) rotated_last_[static_cast<size_t>(s)] = idx;
       ++st.cycles[static_cast<int>(StallKind::kIssued)];
       ++st.issued;
       last_stall_[static_cast<size_t>(s)] = StallKind::kIssued;
@@ -191,16 +190,18 @@ bool Sm::issue_one(int s, Cycle now) {
   return false;
 }
 
-bool Sm::issue_rotated(int s, int start, Cycle now) {
+bool Sm::issue_rotated(int s, Cycle now) {
   // The order issue_one would walk is the live warps by ascending slot (a scheduler's slots
-  // ascend with its view's indices), starting at the slot of view index `start`. Blocked warps
+  // ascend with its view's indices), starting at the slot after the one last issued from. Blocked warps
   // and warps refused only for want of LD/ST-queue room are not visited one by one: what the
   // walk would learn from them (their stall kinds, refuse_ldst's mark) comes from the masks,
   // which nothing in the walk changes for a warp before it is visited.
   const auto& mine = sched_slots_[static_cast<size_t>(s)];
   SchedStats& st = stats_.sched[static_cast<size_t>(s)];
   const std::uint64_t live = view_live_mask_[static_cast<size_t>(s)];
-  const auto first = static_cast<unsigned>(mine[static_cast<size_t>(start)]);
+  const int last = rotated_last_[static_cast<size_t>(s)];
+  const auto first = static_cast<unsigned>(
+      mine[last + 1 < static_cast<int>(mine.size()) ? static_cast<size_t>(last + 1) : 0]);
   const std::uint64_t held = live & (blocked_ | ldst_blocked_);
   const std::uint64_t refused =
       ldst_queue_.size() >= p_.ldst_queue ? live & ldst_waiting_ & ~held : 0;
@@ -227,6 +228,7 @@ bool Sm::issue_rotated(int s, int start, Cycle now) {
     // Scheduler k owns slots k, k + n, k + 2n, ... (n schedulers): the view index.
     const int idx = slot / static_cast<int>(sched_slots_.size());
     scheds_[static_cast<size_t>(s)]->issued(idx, now);
+    rotated_last_[static_cast<size_t>(s)] = idx;
     ++st.cycles[static_cast<int>(StallKind::kIssued)];
     ++st.issued;
     last_stall_[static_cast<size_t>(s)] = StallKind::kIssued;

@@ -32,9 +32,7 @@ class Lrr final : public IWarpScheduler {
     out.insert(out.end(), valid_.begin(), mid);
     memo_.remember(out, version, key);
   }
-  int rotation_start(std::span<const SchedWarp> warps) const override {
-    return last_ + 1 < static_cast<int>(warps.size()) ? last_ + 1 : 0;
-  }
+  bool rotates() const override { return true; }
   void issued(int index, Cycle) override { last_ = index; }
   std::string name() const override { return "lrr"; }
 
