@@ -188,9 +188,50 @@ void Executor::exec_compare(Warp& w, const ExecInst& in, LaneMask m) {
   }
 }
 
+namespace {
+
+// A special register with one value for the whole warp (its threads' CTA, the launch, the SM):
+// read once per instruction rather than once per lane.
+bool warp_uniform(ptx::SpecialReg r) {
+  switch (r) {
+    case ptx::SpecialReg::kNtid:
+    case ptx::SpecialReg::kCtaid:
+    case ptx::SpecialReg::kNctaid:
+    case ptx::SpecialReg::kWarpid:
+    case ptx::SpecialReg::kNwarpid:
+    case ptx::SpecialReg::kSmid:
+    case ptx::SpecialReg::kNsmid:
+    case ptx::SpecialReg::kGridid:
+    case ptx::SpecialReg::kDynamicSmemSize:
+    case ptx::SpecialReg::kTotalSmemSize:
+    case ptx::SpecialReg::kWarpsz:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void Executor::exec_move(Warp& w, const ExecInst& in, LaneMask m) {
   const ptx::InstAttrs& a = in.a;
   const unsigned bytes = std::max(1u, ptx::dtype_bytes(a.type));
+  if (in.op == Opcode::kMov && in.ndst == 1 && in.nsrc == 1) {
+    // The common move (one source, one destination), without the per-lane dispatch below
+    // (issue 48: a move of %ctaid or %ntid read the special register once per lane).
+    if (in.dst[0] == kNoReg || m == 0) return;
+    std::uint64_t* d = w.reg(in.dst[0]);
+    const Src& s = in.src[0];
+    if (s.kind == Src::Kind::kImm ||
+        (s.kind == Src::Kind::kSpecial && warp_uniform(s.sreg))) {
+      const std::uint64_t v =
+          trunc_bytes(value(w, s, static_cast<unsigned>(first_lane(m))), bytes);
+      for (int l : lanes(m)) d[l] = v;
+      return;
+    }
+    for (int l : lanes(m)) d[l] = trunc_bytes(value(w, s, static_cast<unsigned>(l)), bytes);
+    return;
+  }
   for (int li : lanes(m)) {
     const unsigned l = static_cast<unsigned>(li);
     switch (in.op) {
