@@ -58,6 +58,12 @@ class WarpStateCell {
 };
 
 class Warp {
+  // First: what every executed instruction reads to find its registers, beside the identity
+  // and control fields below (the first two cache lines hold everything the issue stage and the
+  // executor read of a warp on each step; Sm::try_issue fetches them ahead).
+  std::uint64_t* base_ = nullptr;  // regs_.data() or an attached arena slice
+  unsigned size_;
+
  public:
   Warp(unsigned warp_size, std::uint32_t total_regs) : size_(warp_size) {
     if (total_regs > 0) allocate(total_regs);
@@ -147,9 +153,7 @@ class Warp {
  private:
   void grow_local(std::uint64_t need);
 
-  unsigned size_;
   std::vector<std::uint64_t> regs_;
-  std::uint64_t* base_ = nullptr;  // regs_.data() or an attached arena slice
   std::vector<std::uint8_t> local_;
   std::uint64_t local_stride_ = 0;
 

@@ -112,6 +112,7 @@ int Sm::start_cta(int cta, const std::vector<func::Warp*>& warps, unsigned threa
     blocked_ &= ~(std::uint64_t{1} << s);
     ldst_blocked_ &= ~(std::uint64_t{1} << s);
     ws.warp = warps[k];
+    ws.unit = ws.warp->simt.get();
     ws.warp->simt->mirror_to(&hot_[s].split);
     ws.warp->state.mirror_to(&hot_[s].state);
     ws.cta_slot = cta_slot;

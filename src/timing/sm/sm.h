@@ -42,6 +42,9 @@ inline constexpr Cycle kWaitFill = ~Cycle{0} - 1;
 
 struct WarpSlot {
   func::Warp* warp = nullptr;  // nullptr: free slot
+  // The warp's reconvergence unit (fixed while the warp holds the slot): an issue fetches it
+  // and the warp ahead of executing (see try_issue).
+  const simt::IReconvergence* unit = nullptr;
   int cta_slot = -1;
   std::uint64_t age = 0;
   // I-buffer: decoded instructions in program order starting at the warp's next PC.
