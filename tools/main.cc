@@ -2,12 +2,16 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <string>
 #include <system_error>
 
 #include "cmd_analyze.h"
@@ -401,7 +405,50 @@ int real_main(int argc, char** argv) {
 }  // namespace
 }  // namespace simtsync::tools
 
+namespace {
+
+// Transparent huge pages for the heap (issue 48). The simulator's time goes to cache and TLB
+// misses on per-warp state spread over the heap (80 SMs of 64 warps: the warps, their
+// reconvergence units, their register files); on 2 MB pages the TLB covers it and the register
+// files of a launch's first CTAs fault in at a few hundred page faults instead of thousands.
+// glibc does this when its tunable glibc.malloc.hugetlb is 1, read only at process start, so
+// the process sets it and runs itself again, once (SIMTSYNC_HUGE_PAGES marks the second run;
+// setting it to 0 beforehand turns this off). Not under valgrind (it would run the new image
+// natively) nor a sanitizer (whose allocator ignores the tunable). Nothing simulated depends on
+// where the heap lies: the golden table is the same either way.
+void run_on_huge_pages(char** argv) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+  return;
+#endif
+#endif
+  if (std::getenv("SIMTSYNC_HUGE_PAGES") != nullptr) return;
+  const char* preload = std::getenv("LD_PRELOAD");
+  if (preload != nullptr && std::strstr(preload, "vgpreload") != nullptr) return;
+  const char* old = std::getenv("GLIBC_TUNABLES");
+  const bool had = old != nullptr;
+  const std::string before = had ? old : "";
+  std::string tunables = before;
+  if (tunables.find("glibc.malloc.hugetlb") != std::string::npos) return;
+  tunables += tunables.empty() ? "glibc.malloc.hugetlb=1" : ":glibc.malloc.hugetlb=1";
+  if (::setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
+  if (::setenv("SIMTSYNC_HUGE_PAGES", "1", 1) != 0) return;
+  ::execv("/proc/self/exe", argv);
+  // The image could not be run again: go on as we are, with the environment as it was.
+  if (had)
+    ::setenv("GLIBC_TUNABLES", before.c_str(), 1);
+  else
+    ::unsetenv("GLIBC_TUNABLES");
+  ::unsetenv("SIMTSYNC_HUGE_PAGES");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  run_on_huge_pages(argv);
   // std::bad_alloc (or an error) while the command line is parsed, too: a message and exit 2.
   return simtsync::tools::run_guarded([&] { return simtsync::tools::real_main(argc, argv); });
 }
