@@ -1,6 +1,7 @@
 #include "timing/mem/tag_array.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace simtsync::mem {
 
@@ -13,14 +14,24 @@ TagArray::TagArray(const CacheGeometry& g, const AddressMap* slice_map, bool fer
       sets_(std::max(1u, g.bytes / (line_ * assoc_))) {
   ways_.resize(static_cast<size_t>(sets_) * assoc_);
   lines_.assign(ways_.size(), kUnused);
+  mru_.assign(sets_, 0);
+  if (std::has_single_bit(line_)) line_shift_ = std::countr_zero(line_);
+  sets_pow2_ = std::has_single_bit(sets_);
 }
 
 TagArray::Way* TagArray::find(Addr line) {
-  const std::size_t base = static_cast<size_t>(set_of(line)) * assoc_;
+  const unsigned s = set_of(line);
+  const std::size_t base = static_cast<size_t>(s) * assoc_;
   const Addr* set = &lines_[base];
-  // A line address equal to kUnused cannot occur (lines are multiples of the line size).
+  // A line address equal to kUnused cannot occur (lines are multiples of the line size), and a
+  // line is in at most one way: the hint's way, when it holds the line, is the way.
+  std::uint16_t& hint = mru_[s];
+  if (set[hint] == line) return &ways_[base + hint];
   for (unsigned w = 0; w < assoc_; ++w)
-    if (set[w] == line) return &ways_[base + w];
+    if (set[w] == line) {
+      hint = static_cast<std::uint16_t>(w);
+      return &ways_[base + w];
+    }
   return nullptr;
 }
 
@@ -53,6 +64,7 @@ Eviction TagArray::allocate(Addr line) {
   }
   *victim = Way{line, 0, 0, ++clock_, true};
   set_line(static_cast<size_t>(victim - ways_.data()), line, true);
+  mru_[set_of(line)] = static_cast<std::uint16_t>(victim - set);
   return ev;
 }
 

@@ -71,7 +71,10 @@ class TagArray {
       return static_cast<unsigned>(sets_ == 64 ? set | ((line >> 7) & 0x20) : set);
     }
     const Addr a = slice_map_ ? slice_map_->slice_local_of(line) : line;
-    return static_cast<unsigned>((a / line_) % sets_);
+    // Shifts and masks for power-of-two sizes (every shipped config): two 64-bit divisions per
+    // lookup were a tenth of the lookup (issue 48).
+    const Addr index = line_shift_ >= 0 ? a >> line_shift_ : a / line_;
+    return static_cast<unsigned>(sets_pow2_ ? index & (sets_ - 1) : index % sets_);
   }
 
   const AddressMap* slice_map_;
@@ -79,6 +82,12 @@ class TagArray {
   unsigned line_, sector_, assoc_, sets_;
   std::vector<Way> ways_;
   std::vector<Addr> lines_;
+  // Per set, the way the last lookup found (a hint, checked before the scan): a line is looked
+  // up again and again (a spin on a lock word, a warp's next load in the same line), and with
+  // 64 ways the scan was most of a lookup.
+  std::vector<std::uint16_t> mru_;
+  int line_shift_ = -1;     // log2(line_) when a power of two
+  bool sets_pow2_ = false;  // sets_ is a power of two
   std::uint64_t clock_ = 0;
 };
 

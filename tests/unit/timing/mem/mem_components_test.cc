@@ -71,6 +71,22 @@ TEST(TagArray, ItsStateCarriesLinesDirtyBitsAndLruToAnotherArrayOfTheSameGeometr
   EXPECT_EQ(other.probe(0, false), 0u);
 }
 
+TEST(TagArray, SetIndexIsTheLineIndexModuloTheSetsForAnyGeometry) {
+  // Power-of-two sizes take shifts and masks, others divide: both must give (line / size) %
+  // sets.
+  struct Geo {
+    unsigned sets, line;
+  };
+  for (const Geo g : {Geo{4, 128}, Geo{64, 32}, Geo{3, 128}, Geo{4, 96}, Geo{6, 48}}) {
+    TagArray t(CacheGeometry{g.sets * 2 * g.line, 2, g.line, g.line});
+    ASSERT_EQ(t.sets(), g.sets);
+    for (Addr i = 0; i < 5000; ++i) {
+      const Addr line = (i * 7919 + 13) * g.line;
+      ASSERT_EQ(t.set_index(line), (line / g.line) % g.sets) << g.sets << " sets, line " << line;
+    }
+  }
+}
+
 TEST(TagArray, AHighlyAssociativeArrayAgreesWithAReferenceScan) {
   // 64 ways (qv100's L1). A reference scan of the same sets with the same LRU rule must agree
   // on every probe, eviction and dirty victim over a long random mix of allocations, probes,
