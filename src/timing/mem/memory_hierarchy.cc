@@ -206,7 +206,7 @@ void MemoryHierarchy::commit_sm(SmSide& s) {
     q.released = false;
     const bool last = k + 1 == s.sent.size();
     const std::size_t npk = last ? s.pending.size() : 0;
-    q.local = npk == 0 || partition_local(e.r);
+    q.local = npk == 0 || !phase_ || partition_local(e.r);  // (only the phase asks)
     nonlocal_live_ += !q.local;
     if (last)
       for (Packet& pk : s.pending) {
