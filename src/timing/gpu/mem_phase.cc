@@ -1,6 +1,7 @@
 #include "timing/gpu/mem_phase.h"
 
 #include "timing/gpu/launch.h"
+#include "timing/mem/tick_order.h"
 
 namespace simtsync::gpu {
 
@@ -47,23 +48,15 @@ void MemPhase::merge() {
       l_.executors[sm]->fold();
       fold_[sm] = 0;
     }
-  // The warps' CAS records: L2 cycle first, then partition.
-  std::size_t left = 0;
-  for (std::size_t k = 0; k < shards_.size(); ++k) {
-    at_[k] = 0;
-    left += shards_[k].perf.cas.size();
-  }
-  for (; left > 0; --left) {
-    std::size_t best = shards_.size();
-    for (std::size_t k = 0; k < shards_.size(); ++k) {
-      const auto& cas = shards_[k].perf.cas;
-      if (at_[k] < cas.size() &&
-          (best == shards_.size() || cas[at_[k]].when < shards_[best].perf.cas[at_[best]].when))
-        best = k;
-    }
-    const func::PerformShard::Cas& e = shards_[best].perf.cas[at_[best]++];
-    func::Executor::record_warp_cas(*e.w, e.addr, e.pc, e.swapped);
-  }
+  // The warps' CAS records, in a serial tick's order.
+  bool any = false;
+  for (const Shard& s : shards_) any |= !s.perf.cas.empty();
+  if (!any) return;
+  using Cas = func::PerformShard::Cas;
+  mem::for_each_in_tick_order(
+      shards_.size(), [this](std::size_t k) -> const auto& { return shards_[k].perf.cas; },
+      [](const Cas& e) { return e.when; },
+      [](const Cas& e) { func::Executor::record_warp_cas(*e.w, e.addr, e.pc, e.swapped); }, at_);
   for (Shard& s : shards_) s.perf.cas.clear();
 }
 

@@ -40,7 +40,7 @@ class MemPhase final : public mem::IMemPhase {
   PhasePool& pool_;
   std::shared_mutex pages_;  // the shards' views share global memory's page table
   std::vector<Shard> shards_;
-  std::vector<std::size_t> at_;  // merge(): each shard's next CAS record
+  std::vector<std::size_t> at_;  // merge(): scratch of for_each_in_tick_order
   std::vector<char> fold_;       // merge(): executors to fold
 };
 

@@ -10,6 +10,7 @@
 #include "timing/mem/atomic_unit.h"
 #include "timing/mem/coalescer.h"
 #include "timing/mem/mem_unit_registry.h"
+#include "timing/mem/tick_order.h"
 
 namespace simtsync::mem {
 namespace {
@@ -650,24 +651,16 @@ void MemoryHierarchy::tick_partitions(std::uint64_t t_fs) {
   std::size_t events = 0;
   for (const PartLog& lg : logs_) events += lg.events.size();
   if (events == 0) return;
-  std::vector<std::size_t> at(logs_.size(), 0);
-  for (;;) {
-    PartLog* next = nullptr;
-    std::size_t c = 0;
-    for (std::size_t k = 0; k < logs_.size(); ++k) {
-      const auto& ev = logs_[k].events;
-      if (at[k] < ev.size() && (!next || ev[at[k]].when < next->events[at[c]].when)) {
-        next = &logs_[k];
-        c = k;
-      }
-    }
-    if (!next) break;
-    const PartEvent& e = next->events[at[c]++];
-    if (e.dropped)
-      dropped(e.p);
-    else
-      parked(e.p);
-  }
+  for_each_in_tick_order(
+      logs_.size(), [this](std::size_t k) -> const auto& { return logs_[k].events; },
+      [](const PartEvent& e) { return e.when; },
+      [this](const PartEvent& e) {
+        if (e.dropped)
+          dropped(e.p);
+        else
+          parked(e.p);
+      },
+      merge_at_);
   for (PartLog& lg : logs_) lg.events.clear();
 }
 

@@ -281,6 +281,7 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   std::vector<PartLog> logs_;     // one per memory partition
   std::vector<char> slice_busy_;  // part_busy_ during the phase, a byte per slice
   std::vector<std::uint64_t> l2_cycles_, dram_cycles_;  // this phase's clock edges
+  std::vector<std::size_t> merge_at_;                   // scratch of for_each_in_tick_order
 };
 
 }  // namespace simtsync::mem

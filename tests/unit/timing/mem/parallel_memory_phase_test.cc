@@ -14,13 +14,24 @@
 #include <tuple>
 #include <vector>
 
+#include "common/error.h"
 #include "func/executor.h"
 #include "timing/gpu/phase_pool.h"
+#include "timing/mem/address_map.h"
 #include "timing/mem/memory_hierarchy.h"
+#include "timing/mem/tick_order.h"
 
 // Its own namespace: the unity build puts this file beside others with the same helper names.
 namespace simtsync::mem::parallel_phase_test {
 namespace {
+
+// Requests whose first address has this bit fault when performed (a kernel fault's Error).
+constexpr Addr kFaulty = Addr{1} << 40;
+
+void fault_if_faulty(const MemRequest& r) {
+  if (r.first_address & kFaulty)
+    throw Error(ExitCode::kKernelFault, "fault of the request from SM " + std::to_string(r.sm));
+}
 
 // One request's functional side as the test sees it: the lanes performed (in each
 // partition's own order) and how often its instruction counted.
@@ -39,6 +50,7 @@ class TestPhase final : public IMemPhase {
                         std::uint64_t lanes) override {
     // Only this partition's log: a perform that ran on another thread than its partition's
     // would race here (TSan sees it).
+    fault_if_faulty(r);
     logs_[part].emplace_back(r.first_address, lanes);
     return lanes;
   }
@@ -66,11 +78,13 @@ struct Outcome {
   HierarchyStats stats;
   std::map<Addr, Performed> performed;  // by request (its first address)
   std::uint64_t phases = 0;
+  std::string fault;  // the message of the fault the ticks threw (empty: none)
 };
 
 Outcome drive(const HierarchyParams& p, const std::vector<Send>& sends, unsigned threads) {
   Outcome o;
   MemoryHierarchy h(p, [&o](const MemRequest& r, std::uint64_t lanes, bool first) {
+    fault_if_faulty(r);
     Performed& f = o.performed[r.first_address];
     f.lanes.insert(lanes);
     f.first += first;
@@ -85,7 +99,12 @@ Outcome drive(const HierarchyParams& p, const std::vector<Send>& sends, unsigned
   Cycle now = 0;
   std::size_t k = 0;
   while ((k < sends.size() || h.busy()) && now < 1000000) {
-    h.tick(now);
+    try {
+      h.tick(now);
+    } catch (const Error& e) {
+      o.fault = e.what();
+      break;
+    }
     MemRequest out;
     for (unsigned sm = 0; sm < p.num_sms; ++sm)
       while (h.pop_response(static_cast<int>(sm), now, out))
@@ -99,7 +118,9 @@ Outcome drive(const HierarchyParams& p, const std::vector<Send>& sends, unsigned
     if (t != kNever) next = std::max(next, t);
     now = next;
   }
-  EXPECT_EQ(k, sends.size());
+  if (o.fault.empty()) {
+    EXPECT_EQ(k, sends.size());
+  }
   o.stats = h.stats();
   o.phases = h.parallel_phases();
   return o;
@@ -212,6 +233,47 @@ TEST(MemoryHierarchy, ParallelPhaseMatchesSerial) {
       expect_same(serial, par);
     }
   }
+}
+
+TEST(MemoryHierarchy, FirstFaultInSerialOrderIsRethrown) {
+  // At one cycle SM k stores to a line of partition 7 - k; every store faults when its slice
+  // takes it, all at the same L2 cycle (8 busy slices: the phase runs). A serial tick meets
+  // partition 0's first (SM 7's).
+  HierarchyParams p;
+  p.num_sms = 8;
+  p.map.partitions = 8;
+  const AddressMap map(p.map);
+  Traffic t;
+  for (int sm = 0; sm < 8; ++sm) {
+    Addr line = 0x100000;
+    while (map.partition_of_slice(map.slice_of(line)) != static_cast<unsigned>(7 - sm)) line += 128;
+    t.add(Cycle(40), sm, ReqKind::kStore, line | kFaulty, 0);
+    t.accesses.back()->mask = 1;
+    t.accesses.back()->addr[0] = line;
+  }
+  std::stable_sort(t.sends.begin(), t.sends.end(),
+                   [](const Send& a, const Send& b) { return a.at < b.at; });
+  const Outcome serial = drive(p, t.sends, 1);
+  ASSERT_EQ(serial.fault, "fault of the request from SM 7");
+  for (unsigned threads : {2u, 4u}) {
+    SCOPED_TRACE(testing::Message() << threads << " threads");
+    const Outcome par = drive(p, t.sends, threads);
+    EXPECT_GT(par.phases, 0u);
+    EXPECT_EQ(par.fault, serial.fault);
+  }
+}
+
+TEST(MemoryHierarchy, TickOrderIsCycleThenPartition) {
+  // (L2 cycle, name) per partition, each in its own order.
+  const std::vector<std::vector<std::pair<int, char>>> logs = {
+      {{5, 'a'}, {6, 'b'}}, {{5, 'c'}}, {}, {{4, 'd'}, {6, 'e'}, {6, 'f'}}};
+  std::string order;
+  std::vector<std::size_t> at;
+  for_each_in_tick_order(
+      logs.size(), [&](std::size_t k) -> const auto& { return logs[k]; },
+      [](const std::pair<int, char>& e) { return e.first; },
+      [&](const std::pair<int, char>& e) { order += e.second; }, at);
+  EXPECT_EQ(order, "dacbef");
 }
 
 }  // namespace
