@@ -29,6 +29,9 @@ CASES = [
     ("ht_lockinst_bounded", ["ht_lockinst", "--size", "test", "--config", "qv100",
                              "--set", "mem.lock_queue.mode=bounded",
                              "--set", "mem.l2.slices_per_partition=2"]),
+    # Kernel parameters read through the constant cache: their lines run in the memory phase
+    # too (qv100's 32 partitions keep a constant line in its global line's partition).
+    ("vecadd_qv100", ["vecadd", "--size", "test", "--config", "qv100"]),
     ("bh_tb_bows", ["bh_tb", "--size", "test", "--config", "gtx480",
                     "--set", "sm.warp_scheduler.impl=bows"]),
     ("naive_lock_deadlock", ["naive_lock", "--size", "test", "--config", "qv100"]),
@@ -44,7 +47,8 @@ CASES = [
 HOST_KEYS = {"seconds", "sim_seconds", "threads", "memory_phases"}
 # Cases that must run the parallel memory phase with more than one thread (the naive lock's
 # single lock word keeps too few slices busy for it).
-MEMORY_PHASE = {"ht_qv100", "chan_shared", "atm_lockinst", "ht_lockinst_bounded", "bh_tb_bows"}
+MEMORY_PHASE = {"ht_qv100", "chan_shared", "atm_lockinst", "ht_lockinst_bounded", "vecadd_qv100",
+                "bh_tb_bows"}
 HOST_LINES = re.compile(r"^\s*(seconds|sim_seconds)\s")
 
 

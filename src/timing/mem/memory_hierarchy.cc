@@ -268,9 +268,12 @@ void MemoryHierarchy::perform(const Packet& p) {
 bool MemoryHierarchy::partition_local(const MemRequest& r) const {
   const func::MemAccess* a = r.access;
   if (!a) return true;  // no functional effect (an instruction fill, a unit's tables)
-  // Constant lines are cached apart from the global lines of the same bytes (another slice);
-  // local and shared lanes live in per-warp and per-CTA storage.
-  if (r.space != ReqSpace::kGlobal || func::is_lock_bit(a->inst->lock_op)) return false;
+  // Local and shared lanes live in per-warp and per-CTA storage. Constant lines (constants,
+  // kernel parameters) are the global lines of the same bytes moved up by kConstBase: in the
+  // same partition unless the map's interleaving moves them to another.
+  const bool space_ok = r.space == ReqSpace::kGlobal ||
+                        (r.space == ReqSpace::kConst && map_.same_partition_after(kConstBase));
+  if (!space_ok || func::is_lock_bit(a->inst->lock_op)) return false;
   const Addr line = p_.l1.geo.line;
   const Addr span = Addr{a->bytes} * a->vec;
   for (func::LaneMask m = a->mask; m != 0; m &= m - 1) {
