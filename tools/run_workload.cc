@@ -116,6 +116,7 @@ RunRecord run_workload(const RunOptions& o) {
   r.sim_seconds = dev.sim_seconds();
   r.cycles = dev.cycles();
   r.native_ms = dev.native_ms();
+  if (simulator.timing()) r.memory_phases = simulator.timing()->parallel_memory_phases();
   if (simulator.timing() && !gpu) {
     r.timing = simulator.timing_json();
     r.timing_table = simulator.timing_table();
@@ -146,6 +147,7 @@ nlohmann::json RunRecord::to_json(const RunOptions& o) const {
   j["seconds"] = seconds;
   j["sim_seconds"] = sim_seconds;
   j["threads"] = o.threads;
+  j["memory_phases"] = memory_phases;
   j["backend"] = o.backend;
   if (o.backend == "native") j["native"] = {{"device", native_device}, {"kernel_ms", native_ms}};
   j["params"] = params;

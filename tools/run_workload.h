@@ -31,6 +31,9 @@ struct RunRecord {
   std::vector<std::string> notes;  // the workload's own measurements (WorkloadContext::notes)
   double seconds = 0;          // wall time of the whole driver
   double sim_seconds = 0;      // of which simulating kernels
+  // Cycles whose L2 side ran on several host threads (the parallel memory phase; host
+  // information like the times: results do not depend on it).
+  std::uint64_t memory_phases = 0;
   unsigned warp_size = 32;
   func::ExecStats stats;
   std::map<std::string, std::int64_t> params;

@@ -2,6 +2,7 @@
 // captures operands at issue; perform() touches memory when the memory side says so.
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -252,10 +253,11 @@ namespace {
 
 // perform()'s fast path: every lane's access is global, aligned and inside one mapped range
 // (the per-lane checks can then be skipped).
-bool all_lanes_mapped(const MemAccess& acc, unsigned n, GlobalMemory::Reader& rd) {
+template <class Reader>
+bool all_lanes_mapped(const MemAccess& acc, LaneMask mask, unsigned n, Reader& rd) {
   Addr lo = ~Addr{0}, hi = 0, ored = 0;
   bool all_global = true;
-  for (int li : lanes(acc.mask)) {
+  for (int li : lanes(mask)) {
     const Addr x = acc.addr[li];
     all_global &= static_cast<Space>(acc.space[li]) == Space::kGlobal;
     lo = std::min(lo, x);
@@ -322,16 +324,13 @@ bool atomic_combine(Mod op, DType type, bool is_float, bool sgn, unsigned n, std
   }
 }
 
-// A compare-and-swap lane's outcome: the warp's record of its last global CAS, and the
-// counters of lock requests (simtsync_lock) or plain CAS attempts.
-void record_cas(Warp& w, ExecStats& stats, const ExecInst& in, const MemAccess& acc, unsigned l,
-                bool swapped) {
-  if (static_cast<Space>(acc.space[l]) == Space::kGlobal) {
-    w.cas_wins += swapped;
-    w.cas_losses = swapped ? 0 : w.cas_losses + 1;
-    w.cas_addr = acc.addr[l];
-    w.cas_pc = in.pc;
-  }
+// A compare-and-swap lane's outcome: the warp's record of its last global CAS (`warp_cas`:
+// Executor::record_warp_cas, or a parallel memory phase's log of it), and the counters of lock
+// requests (simtsync_lock) or plain CAS attempts (`stats`: ExecStats or PerformCounts).
+template <class Stats, class WarpCas>
+void record_cas(Warp& w, Stats& stats, const ExecInst& in, const MemAccess& acc, unsigned l,
+                bool swapped, WarpCas& warp_cas) {
+  if (static_cast<Space>(acc.space[l]) == Space::kGlobal) warp_cas(w, acc.addr[l], in.pc, swapped);
   if (is_lock_acquire(in.lock_op)) {
     ++stats.lock_requests;
     stats.lock_acquired += swapped;
@@ -341,11 +340,13 @@ void record_cas(Warp& w, ExecStats& stats, const ExecInst& in, const MemAccess& 
   }
 }
 
-// ld/ldu: each lane's elements, read with `read` (perform's), into its destination registers.
+// ld/ldu: the elements of each lane of `mask`, read with `read` (perform's), into its
+// destination registers.
 template <class Read>
-void load_lanes(Warp& w, const ExecInst& in, const MemAccess& acc, bool sgn, Read& read) {
+void load_lanes(Warp& w, const ExecInst& in, const MemAccess& acc, LaneMask mask, bool sgn,
+                Read& read) {
   const unsigned n = acc.bytes;
-  for (int li : lanes(acc.mask)) {
+  for (int li : lanes(mask)) {
     const unsigned l = static_cast<unsigned>(li);
     for (unsigned k = 0; k < acc.vec; ++k) {
       std::uint64_t v = read(l, acc.addr[l] + k * n, acc.space[l]);
@@ -355,12 +356,13 @@ void load_lanes(Warp& w, const ExecInst& in, const MemAccess& acc, bool sgn, Rea
   }
 }
 
-// st: each lane's captured elements, written with `write` (perform's); true when memory changed.
+// st: the captured elements of each lane of `mask`, written with `write` (perform's); true when
+// memory changed.
 template <class Write>
-bool store_lanes(const MemAccess& acc, Write& write) {
+bool store_lanes(const MemAccess& acc, LaneMask mask, Write& write) {
   const unsigned n = acc.bytes;
   bool changed = false;
-  for (int li : lanes(acc.mask)) {
+  for (int li : lanes(mask)) {
     const unsigned l = static_cast<unsigned>(li);
     for (unsigned k = 0; k < acc.vec; ++k)
       changed |= write(l, acc.addr[l] + k * n, acc.space[l], trunc_bytes(acc.data[l][k], n));
@@ -368,12 +370,12 @@ bool store_lanes(const MemAccess& acc, Write& write) {
   return changed;
 }
 
-// atom/red: each lane reads, combines and writes back with perform's `read` and `write`
-// (`fault(lane, what)` for an unsupported operation); `ok` loses the lanes whose
+// atom/red: each lane of `mask` reads, combines and writes back with perform's `read` and
+// `write` (`fault(lane, what)` for an unsupported operation); `ok` loses the lanes whose
 // compare-and-swap failed. True when memory changed.
-template <class Read, class Write, class Fault>
-bool atomic_lanes(Warp& w, const ExecInst& in, const MemAccess& acc, ExecStats& stats, LaneMask& ok,
-                  Read& read, Write& write, Fault& fault) {
+template <class Stats, class Read, class Write, class Fault, class WarpCas>
+bool atomic_lanes(Warp& w, const ExecInst& in, const MemAccess& acc, LaneMask mask, Stats& stats,
+                  LaneMask& ok, Read& read, Write& write, Fault& fault, WarpCas& warp_cas) {
   const ptx::InstAttrs& a = in.a;
   const unsigned n = acc.bytes;
   const bool sgn = ptx::dtype_is_signed(a.type);
@@ -381,7 +383,7 @@ bool atomic_lanes(Warp& w, const ExecInst& in, const MemAccess& acc, ExecStats& 
   const bool is_float = ptx::dtype_is_float(a.type);
   bool changed = false;
   // Lanes are serialized in lane order, as an atomic unit processes them.
-  for (int li : lanes(acc.mask)) {
+  for (int li : lanes(mask)) {
     const unsigned l = static_cast<unsigned>(li);
     const std::uint64_t old = read(l, acc.addr[l], acc.space[l]);
     const std::uint64_t b = acc.data[l][0], c = acc.data[l][1];
@@ -398,7 +400,7 @@ bool atomic_lanes(Warp& w, const ExecInst& in, const MemAccess& acc, ExecStats& 
         } else {
           ok &= ~(LaneMask{1} << l);
         }
-        record_cas(w, stats, in, acc, l, swapped);
+        record_cas(w, stats, in, acc, l, swapped, warp_cas);
         break;
       }
       default:
@@ -426,7 +428,7 @@ void Executor::perform(Warp& w, MemAccess& acc) {
   const bool sgn = ptx::dtype_is_signed(in.a.type);
   // Fast path: when every lane's access is global, aligned and inside one mapped range, the
   // per-lane checks below can be skipped.
-  const bool checked = all_lanes_mapped(acc, n, rd_);
+  const bool checked = all_lanes_mapped(acc, acc.mask, n, rd_);
   // Both inlined into the lane loops below: a call per lane was a third of their cost.
   auto read = [&](unsigned l, Addr addr, std::uint8_t sp) __attribute__((always_inline)) {
     std::uint64_t v = 0;
@@ -462,6 +464,9 @@ void Executor::perform(Warp& w, MemAccess& acc) {
     return true;
   };
   auto lane_fault = [&](unsigned l, const std::string& what) { fault(w, l, in, what); };
+  auto record_warp_cas = [](Warp& cw, Addr a, Pc pc, bool swapped) {
+    Executor::record_warp_cas(cw, a, pc, swapped);
+  };
 
   bool changed = false;
   LaneMask ok = acc.mask;
@@ -473,16 +478,17 @@ void Executor::perform(Warp& w, MemAccess& acc) {
     case Opcode::kLd:
     case Opcode::kLdu:
       if (count_) ++stats_.loads;
-      load_lanes(w, in, acc, sgn, read);
+      load_lanes(w, in, acc, acc.mask, sgn, read);
       break;
     case Opcode::kSt:
       if (count_) ++stats_.stores;
-      changed = store_lanes(acc, write);
+      changed = store_lanes(acc, acc.mask, write);
       break;
     case Opcode::kAtom:
     case Opcode::kRed:
       if (count_) ++stats_.atomics;
-      changed = atomic_lanes(w, in, acc, stats_, ok, read, write, lane_fault);
+      changed =
+          atomic_lanes(w, in, acc, acc.mask, stats_, ok, read, write, lane_fault, record_warp_cas);
       break;
     default:
       break;
@@ -490,6 +496,99 @@ void Executor::perform(Warp& w, MemAccess& acc) {
   acc.done |= acc.mask;
   acc.succeeded |= ok;
   if (changed) ++progress_;
+}
+
+void Executor::record_warp_cas(Warp& w, Addr addr, Pc pc, bool swapped) {
+  w.cas_wins += swapped;
+  w.cas_losses = swapped ? 0 : w.cas_losses + 1;
+  w.cas_addr = addr;
+  w.cas_pc = pc;
+}
+
+LaneMask Executor::perform_shard(Warp& w, MemAccess& acc, LaneMask subset, PerformShard& sh,
+                                 PerformCounts& c) const {
+  const ExecInst& in = *acc.inst;
+  const LaneMask mask = acc.mask & subset;
+  if (mask == 0) return 0;
+  const unsigned n = acc.bytes;
+  const bool sgn = ptx::dtype_is_signed(in.a.type);
+  GlobalMemory::View& mem = sh.mem;
+  // perform()'s reads and writes of global lanes, with its checks and their order.
+  const bool checked = all_lanes_mapped(acc, mask, n, mem);
+  auto read = [&](unsigned l, Addr addr, std::uint8_t) {
+    if (!checked) {
+      if (!mem.valid(addr, n))
+        fault(w, l, in,
+              fmt::format("out-of-bounds global read of {} bytes at {:#x}: {}", n, addr,
+                          mem.describe(addr)));
+      if (n > 1 && addr % std::min(n, 16u) != 0)
+        fault(w, l, in, fmt::format("misaligned {}-byte global read at {:#x}", n, addr));
+    }
+    return mem.read_element(addr, std::min(n, 8u));
+  };
+  auto write = [&](unsigned l, Addr addr, std::uint8_t, std::uint64_t v) {
+    if (!checked && !mem.valid(addr, n))
+      fault(w, l, in,
+            fmt::format("out-of-bounds global write of {} bytes at {:#x}: {}", n, addr,
+                        mem.describe(addr)));
+    if (!checked && n > 1 && addr % std::min(n, 16u) != 0)
+      fault(w, l, in, fmt::format("misaligned {}-byte global write at {:#x}", n, addr));
+    return mem.store_element(addr, v, n);
+  };
+  auto lane_fault = [&](unsigned l, const std::string& what) { fault(w, l, in, what); };
+  auto log_warp_cas = [&sh](Warp& cw, Addr a, Pc pc, bool swapped) {
+    sh.cas.push_back({sh.when, &cw, a, pc, swapped});
+  };
+  bool changed = false;
+  LaneMask ok = mask;
+  switch (in.op) {
+    case Opcode::kLd:
+    case Opcode::kLdu:
+      load_lanes(w, in, acc, mask, sgn, read);
+      break;
+    case Opcode::kSt:
+      changed = store_lanes(acc, mask, write);
+      break;
+    case Opcode::kAtom:
+    case Opcode::kRed:
+      changed = atomic_lanes(w, in, acc, mask, c, ok, read, write, lane_fault, log_warp_cas);
+      break;
+    default:
+      break;
+  }
+  // Other partitions set other lanes' bits of the same access at the same time.
+  std::atomic_ref<LaneMask>(acc.done).fetch_or(mask, std::memory_order_relaxed);
+  std::atomic_ref<LaneMask>(acc.succeeded).fetch_or(ok, std::memory_order_relaxed);
+  if (changed) ++c.progress;
+  return ok;
+}
+
+void Executor::count_first(const MemAccess& acc) {
+  switch (acc.inst->op) {
+    case Opcode::kLd:
+    case Opcode::kLdu:
+      ++stats_.loads;
+      break;
+    case Opcode::kSt:
+      ++stats_.stores;
+      break;
+    case Opcode::kAtom:
+    case Opcode::kRed:
+      ++stats_.atomics;
+      break;
+    default:
+      break;
+  }
+}
+
+void Executor::add_counts(PerformCounts& c) {
+  stats_.cas_attempts += c.cas_attempts;
+  stats_.cas_failures += c.cas_failures;
+  stats_.lock_requests += c.lock_requests;
+  stats_.lock_acquired += c.lock_acquired;
+  stats_.unlock_requests += c.unlock_requests;
+  progress_ += c.progress;
+  c = PerformCounts{};
 }
 
 }  // namespace simtsync::func

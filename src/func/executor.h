@@ -8,6 +8,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -109,6 +110,39 @@ struct ExecShared {
   LockBitLedger merged_locks() const;
 };
 
+// The parallel memory phase (issue 48) performs each memory partition's packets on one host
+// thread, several partitions at once (Executor::perform_shard). A shard is one partition's:
+// its own view of global memory, and the records of what a perform changes beyond the lanes it
+// performs, kept for the caller to apply after the phase in the order a serial tick would have
+// made them.
+struct PerformShard {
+  PerformShard(GlobalMemory& m, std::shared_mutex& pages) : mem(m, pages) {}
+  GlobalMemory::View mem;
+  // A lane's global compare-and-swap: the warp's record of its last one (Warp::cas_*) depends
+  // on the order of all of them (Executor::record_warp_cas replays them).
+  struct Cas {
+    std::uint64_t when;  // the caller's tag: `when` below at the time
+    Warp* w;
+    Addr addr;
+    Pc pc;
+    bool swapped;
+  };
+  std::vector<Cas> cas;
+  std::uint64_t when = 0;
+};
+
+// The counters a perform of global lanes adds besides the instruction's own (one per shard and
+// executor; sums, so the order they are added in does not matter).
+struct PerformCounts {
+  std::uint64_t cas_attempts = 0, cas_failures = 0;
+  std::uint64_t lock_requests = 0, lock_acquired = 0, unlock_requests = 0;
+  std::uint64_t progress = 0;
+  bool any() const {
+    return (cas_attempts | cas_failures | lock_requests | lock_acquired | unlock_requests |
+            progress) != 0;
+  }
+};
+
 // Told of events the core cannot see from one step (the timing model routes them to SMs).
 class IExecListener {
  public:
@@ -145,6 +179,21 @@ class Executor {
   // so per-instruction counters count the instruction once.
   // Returns the lanes of `subset` whose operation succeeded (see MemAccess::succeeded).
   LaneMask perform(Warp& w, MemAccess& acc, LaneMask subset, bool count);
+  // perform(w, acc, subset, false) for an access whose lanes are all global, on the thread of
+  // a memory partition, while other threads perform other partitions' lines (of accesses of
+  // this executor too): it writes the lanes' registers, memory through `sh.mem`, the access's
+  // done and succeeded bits (atomically), and nothing else of the launch: counters go to `c`
+  // (add_counts), the warp's CAS record to `sh.cas` (record_warp_cas). The instruction's own
+  // count is count_first(), once.
+  LaneMask perform_shard(Warp& w, MemAccess& acc, LaneMask subset, PerformShard& sh,
+                         PerformCounts& c) const;
+  // What perform(..., count = true) counts once per instruction, for an access whose lanes are
+  // all global.
+  void count_first(const MemAccess& acc);
+  // Adds a shard's counts (and clears them).
+  void add_counts(PerformCounts& c);
+  // A global compare-and-swap lane's outcome in the warp's record of its last one.
+  static void record_warp_cas(Warp& w, Addr addr, Pc pc, bool swapped);
   // Replies of a lock instruction's access (simtsync_lock/unlock/try_lock) for `replied`; `all`
   // when they are the last: the warp's reconvergence unit updates its stack (seed 004 sec. 6.2,
   // 6.3); a try-lock's resolved threads get their result (sec. 9.2.2).

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/check.h"
@@ -66,6 +67,74 @@ void GlobalMemory::Reader::read_page_slow(Addr addr, void* dst, unsigned n) {
   e.page = p;
   e.ptr = it->second.get();
   std::memcpy(dst, e.ptr + (addr & (kPageSize - 1)), n);
+}
+
+bool GlobalMemory::View::valid_slow(Addr addr, std::uint64_t size) {
+  if (!m_.range_of(addr, size, ranges_[next_ % 4])) return false;
+  ++next_;
+  return true;
+}
+
+std::uint8_t* GlobalMemory::View::page(Addr page, bool make) {
+  TlbEntry& e = tlb_[page & (kTlbSize - 1)];
+  if (e.page == page) return e.ptr;
+  {
+    std::shared_lock lock(pages_);
+    auto it = m_.pages_.find(page);
+    if (it != m_.pages_.end()) {
+      e.page = page;
+      e.ptr = it->second.get();
+      return e.ptr;
+    }
+  }
+  if (!make) return nullptr;  // never written: reads as zeros (not cached: a write may make it)
+  std::unique_lock lock(pages_);
+  auto& slot = m_.pages_[page];
+  if (!slot) {
+    slot = std::make_unique<std::uint8_t[]>(kPageSize);
+    std::memset(slot.get(), 0, kPageSize);
+  }
+  e.page = page;
+  e.ptr = slot.get();
+  return e.ptr;
+}
+
+void GlobalMemory::View::read_small(Addr addr, void* dst, unsigned n) {
+  auto* d = static_cast<std::uint8_t*>(dst);
+  while (n > 0) {
+    const auto off = static_cast<unsigned>(addr & (kPageSize - 1));
+    const unsigned chunk = std::min<unsigned>(n, static_cast<unsigned>(kPageSize) - off);
+    if (const std::uint8_t* p = page(addr >> kPageBits, false))
+      std::memcpy(d, p + off, chunk);
+    else
+      std::memset(d, 0, chunk);
+    addr += chunk;
+    d += chunk;
+    n -= chunk;
+  }
+}
+
+bool GlobalMemory::View::store_element(Addr addr, std::uint64_t v, unsigned n) {
+  n = n < 8 ? n : 8;
+  std::uint64_t old = 0;
+  read_small(addr, &old, n);
+  const std::uint64_t keep = n == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
+  if (old == (v & keep)) return false;
+  auto* src = reinterpret_cast<const std::uint8_t*>(&v);
+  while (n > 0) {
+    const auto off = static_cast<unsigned>(addr & (kPageSize - 1));
+    const unsigned chunk = std::min<unsigned>(n, static_cast<unsigned>(kPageSize) - off);
+    std::memcpy(page(addr >> kPageBits, true) + off, src, chunk);
+    addr += chunk;
+    src += chunk;
+    n -= chunk;
+  }
+  return true;
+}
+
+std::string GlobalMemory::View::describe(Addr addr) {
+  std::unique_lock lock(pages_);
+  return m_.describe(addr);
 }
 
 std::string GlobalMemory::describe(Addr addr) const {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -160,6 +161,42 @@ class GlobalMemory {
     }
     void read_page_slow(Addr addr, void* dst, unsigned n);
     const GlobalMemory& m_;
+    TlbEntry tlb_[kTlbSize];
+    CachedRange ranges_[4];
+    unsigned next_ = 0;
+  };
+
+  // A view for one memory partition of a parallel memory phase (issue 48): several views read
+  // and write at once, each only the bytes of its own partition's lines, so the bytes never
+  // race; what they share is the page table, which `pages` guards (a view's TLB misses take it
+  // shared; a write to a page never written makes the page, exclusive). Nothing else may touch
+  // this memory while views run. Pages never move, so cached pointers stay good.
+  class View {
+   public:
+    View(GlobalMemory& m, std::shared_mutex& pages) : m_(m), pages_(pages) {}
+    bool valid(Addr addr, std::uint64_t size) {
+      return cached(ranges_, addr, size) || valid_slow(addr, size);
+    }
+    std::uint64_t read_element(Addr addr, unsigned n) {
+      const TlbEntry& e = tlb_[(addr >> kPageBits) & (kTlbSize - 1)];
+      if (e.page == addr >> kPageBits && (addr & (kPageSize - 1)) + n <= kPageSize)
+        return load_element(e.ptr + (addr & (kPageSize - 1)), n);
+      std::uint64_t v = 0;
+      read_small(addr, &v, n);
+      return v;
+    }
+    void read_small(Addr addr, void* dst, unsigned n);
+    // GlobalMemory::store_element through this view.
+    bool store_element(Addr addr, std::uint64_t v, unsigned n);
+    // GlobalMemory::describe, for a fault message (it caches a range: exclusive).
+    std::string describe(Addr addr);
+
+   private:
+    bool valid_slow(Addr addr, std::uint64_t size);
+    // Page `page`, made when `make`; null when it was never written and not `make`.
+    std::uint8_t* page(Addr page, bool make);
+    GlobalMemory& m_;
+    std::shared_mutex& pages_;
     TlbEntry tlb_[kTlbSize];
     CachedRange ranges_[4];
     unsigned next_ = 0;

@@ -11,6 +11,7 @@
 #include "func/executor.h"
 #include "func/watchdog.h"
 #include "timing/gpu/cta_dispatcher.h"
+#include "timing/gpu/mem_phase.h"
 #include "timing/gpu/phase_pool.h"
 #include "timing/gpu/sync_status.h"
 #include "timing/gpu/timing_gpu.h"
@@ -53,6 +54,8 @@ struct Launch final : func::IExecListener {
   // SM order after the phase.
   bool serial_phase = true;
   PhasePool* pool = nullptr;
+  // The parallel memory phase (when `pool` has workers and the hierarchy is on).
+  std::unique_ptr<MemPhase> mem_phase;
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> step_log;  // per SM
 
   // Starts pending CTAs on SMs with room, in launch order, where the dispatcher says.

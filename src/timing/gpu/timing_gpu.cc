@@ -172,6 +172,10 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   if (threads_ > 1) {
     if (!pool_ || pool_->threads() != threads_) pool_ = std::make_unique<PhasePool>(threads_);
     l.pool = pool_.get();
+    if (l.hier) {
+      l.mem_phase = std::make_unique<MemPhase>(l, *l.pool, l.hier->partitions());
+      l.hier->set_phase(l.mem_phase.get());
+    }
   }
   if (p_.track_sync_status) {
     l.sync = std::make_unique<SyncStatus>(p_.num_sms, p_.sm.shared_lock_bits);
@@ -199,6 +203,13 @@ func::LaunchResult TimingGpu::run(const func::Program& prog, func::GlobalMemory&
   l.dispatch();
   totals_.last_occupancy_ctas = ctas_per_sm(p_, l.needs);
   totals_.last_warps_per_cta = l.needs.warps;
+  struct CountPhases {  // also when the launch faults
+    std::uint64_t& total;
+    const Launch& l;
+    ~CountPhases() {
+      if (l.hier) total += l.hier->parallel_phases();
+    }
+  } count_phases{memory_phases_, l};
   func::LaunchResult result = run_main_loop(l);
   if (l.hier && p_.hier.l2.keep_across_launches) l2_carry_ = l.hier->l2_state();
   for (auto& ex : l.executors) ex->set_clock(nullptr);

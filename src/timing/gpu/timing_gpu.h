@@ -128,6 +128,9 @@ class TimingGpu final : public func::ILaunchBackend {
   // Host threads for the SM phase (1: the calling thread only). Results do not depend on it.
   void set_threads(unsigned n) { threads_ = n < 1 ? 1 : n; }
   unsigned threads() const { return threads_; }
+  // Cycles, over every launch so far, whose L2 side ran on the host threads (the parallel
+  // memory phase: MemoryHierarchy::set_phase).
+  std::uint64_t parallel_memory_phases() const { return memory_phases_; }
   // Hears every launch begin and end (the timeline trace); null: none. Not owned. Observing
   // never changes what is simulated.
   void set_launch_observer(ILaunchObserver* o) { observer_ = o; }
@@ -139,6 +142,7 @@ class TimingGpu final : public func::ILaunchBackend {
   ResourceOracle resources_;
   TimingTotals totals_;
   unsigned threads_ = 1;
+  std::uint64_t memory_phases_ = 0;
   ILaunchObserver* observer_ = nullptr;
   std::unique_ptr<PhasePool> pool_;  // kept across launches
   // The L2's lines at the end of the last launch (mem.l2.keep_across_launches).

@@ -25,6 +25,8 @@ class AddressMap {
     return static_cast<unsigned>(chunk % parts_ * sub_ + chunk / parts_ % sub_);
   }
   unsigned partition_of_slice(unsigned slice) const { return slice / sub_; }
+  // Every address and that address plus `k` lie in the same partition.
+  bool same_partition_after(Addr k) const { return k % inter_ == 0 && k / inter_ % parts_ == 0; }
   // The address inside its partition's channel.
   Addr local_of(Addr a) const { return (a / inter_ / parts_) * inter_ + a % inter_; }
   // The address inside its slice: its channel and slice digits removed (what a slice's cache

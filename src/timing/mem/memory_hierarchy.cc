@@ -10,6 +10,7 @@
 #include "timing/mem/atomic_unit.h"
 #include "timing/mem/coalescer.h"
 #include "timing/mem/mem_unit_registry.h"
+#include "timing/mem/tick_order.h"
 
 namespace simtsync::mem {
 namespace {
@@ -109,6 +110,8 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
   part_busy_ = BitMask(parts_.size());
   part_next_.assign(parts_.size(), 0);
   event_driven_ = shared_owned_.empty();
+  logs_.resize(channels_.size());
+  slice_busy_.assign(parts_.size(), 0);
 }
 
 MemoryHierarchy::~MemoryHierarchy() = default;
@@ -204,6 +207,8 @@ void MemoryHierarchy::commit_sm(SmSide& s) {
     q.released = false;
     const bool last = k + 1 == s.sent.size();
     const std::size_t npk = last ? s.pending.size() : 0;
+    q.local = npk == 0 || !phase_ || partition_local(e.r);  // (only the phase asks)
+    nonlocal_live_ += !q.local;
     if (last)
       for (Packet& pk : s.pending) {
         pk.req = id;
@@ -249,11 +254,38 @@ bool MemoryHierarchy::pop_response(int sm, Cycle, MemRequest& out) {
 void MemoryHierarchy::perform(const Packet& p) {
   if (p.internal) return;  // a lock-queue record: timing only
   Req& q = reqs_[p.req];
+  if (in_phase_) {
+    const unsigned c = partition_of(p);
+    PartLog& lg = logs_[c];
+    if (!q.performed) lg.first.push_back(p.req);
+    phase_->perform(c, lg.when, q.r, p.lanes);
+    return;
+  }
   perform_(q.r, p.lanes, !q.performed);
   q.performed = true;
 }
 
+bool MemoryHierarchy::partition_local(const MemRequest& r) const {
+  const func::MemAccess* a = r.access;
+  if (!a) return true;  // no functional effect (an instruction fill, a unit's tables)
+  // Local and shared lanes live in per-warp and per-CTA storage. Constant lines (constants,
+  // kernel parameters) are the global lines of the same bytes moved up by kConstBase: in the
+  // same partition unless the map's interleaving moves them to another.
+  const bool space_ok = r.space == ReqSpace::kGlobal ||
+                        (r.space == ReqSpace::kConst && map_.same_partition_after(kConstBase));
+  if (!space_ok || func::is_lock_bit(a->inst->lock_op)) return false;
+  const Addr line = p_.l1.geo.line;
+  const Addr span = Addr{a->bytes} * a->vec;
+  for (func::LaneMask m = a->mask; m != 0; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    if (static_cast<ptx::Space>(a->space[l]) != ptx::Space::kGlobal) return false;
+    if (a->addr[l] % line + span > line) return false;  // a lane in two lines
+  }
+  return true;
+}
+
 void MemoryHierarchy::observe_atomics(IAtomicObserver* o) {
+  observing_ = o != nullptr;  // it hears every slice, in a serial tick's order
   for (std::size_t s = 0; s < parts_.size(); ++s)
     for (const MemoryPartition::Unit& u : parts_[s]->units())
       if (auto* a = dynamic_cast<AtomicUnit*>(u.unit)) a->observe(o, static_cast<unsigned>(s));
@@ -269,6 +301,12 @@ Addr MemoryHierarchy::lane_address(const Packet& p, unsigned lane) const {
 
 bool MemoryHierarchy::perform_lane(const Packet& p, unsigned lane) {
   Req& q = reqs_[p.req];
+  if (in_phase_) {
+    const unsigned c = partition_of(p);
+    PartLog& lg = logs_[c];
+    if (!q.performed) lg.first.push_back(p.req);
+    return phase_->perform(c, lg.when, q.r, std::uint64_t{1} << lane) != 0;
+  }
   const std::uint64_t ok = perform_(q.r, std::uint64_t{1} << lane, !q.performed);
   q.performed = true;
   return ok != 0;
@@ -283,6 +321,11 @@ int MemoryHierarchy::lock_kind(const Packet& p) const {
 }
 
 void MemoryHierarchy::parked(const Packet& p) {
+  if (in_phase_) {
+    PartLog& lg = logs_[partition_of(p)];
+    lg.events.push_back({lg.when, false, p});
+    return;
+  }
   Req& q = reqs_[p.req];
   ++q.remaining;  // the lane's grant comes back as a packet of its own
   ++q.parked;
@@ -303,6 +346,11 @@ bool MemoryHierarchy::restore_l2_state(const std::vector<TagArray::State>& s) {
 }
 
 void MemoryHierarchy::dropped(const Packet& p) {
+  if (in_phase_) {
+    PartLog& lg = logs_[partition_of(p)];
+    lg.events.push_back({lg.when, true, p});
+    return;
+  }
   Packet none = p;
   none.lanes = 0;
   complete(none, last_now_);
@@ -349,6 +397,7 @@ void MemoryHierarchy::complete(const Packet& p, Cycle now) {
   ++responses_waiting_;
   q.parked = 0;
   q.released = false;
+  nonlocal_live_ -= !q.local;
   free_reqs_.push_back(p.req);
 }
 
@@ -508,8 +557,114 @@ void MemoryHierarchy::tick(Cycle now) {
   if (now > prev + 1) pass_idle((now - 1) * core_clk_.period_fs());
   tick_core(now);
   while (icnt_clk_.advance(t)) tick_icnt(icnt_clk_.cycle());
+  if (parallel_ready(t)) {
+    tick_partitions(t);
+    return;
+  }
   while (l2_clk_.advance(t)) tick_l2(l2_clk_.cycle());
   while (dram_clk_.advance(t)) tick_dram(dram_clk_.cycle());
+}
+
+bool MemoryHierarchy::parallel_ready(std::uint64_t t_fs) const {
+  // Partitions are independent when no unit is shared across slices' ticks (event_driven_: a
+  // partition's shared units tick after every slice), nothing hears every slice (the trace's
+  // atomic observer) and every live request's effects stay in its own lines.
+  if (!phase_ || !event_driven_ || observing_ || nonlocal_live_ != 0) return false;
+  if (l2_clk_.next_edge_fs() > t_fs) return false;  // no L2 cycle in this one
+  // Handing the phase to the threads costs about a microsecond: worth it only with several
+  // busy slices. (Which thread ticks a partition never changes a result: a speed choice only.)
+  constexpr unsigned kMinBusySlices = 4;
+  unsigned busy = 0;
+  for (std::size_t k = 0; k < part_busy_.words() && busy < kMinBusySlices; ++k)
+    busy += static_cast<unsigned>(std::popcount(part_busy_.word(k)));
+  return busy >= kMinBusySlices;
+}
+
+void MemoryHierarchy::tick_partition(unsigned c) {
+  // A serial tick runs every busy slice's L2 cycle, in slice order, before the next L2 cycle,
+  // then every channel's DRAM cycles; a partition's slices and channel reach nothing of another
+  // partition, so its own share of that order is the whole of what it sees.
+  PartLog& lg = logs_[c];
+  const std::size_t spp = map_.slices_per_partition();
+  try {
+    for (const std::uint64_t m : l2_cycles_) {
+      lg.when = m;
+      for (std::size_t o = c * spp; o < (c + 1) * spp; ++o) {
+        if (!slice_busy_[o] || part_next_[o] > m) continue;
+        MemoryPartition& mp = *parts_[o];
+        mp.tick_l2(m);
+        part_next_[o] = mp.next_tick(m);
+        if (!mp.busy()) slice_busy_[o] = 0;
+      }
+    }
+  } catch (...) {
+    lg.error = std::current_exception();
+    lg.error_when = lg.when;
+    return;
+  }
+  for (const std::uint64_t d : dram_cycles_)
+    if (channels_[c]->tick(d))
+      for (std::size_t o = c * spp; o < (c + 1) * spp; ++o) part_next_[o] = 0;
+}
+
+void MemoryHierarchy::tick_partitions(std::uint64_t t_fs) {
+  // The clock edges do not depend on what the ticks do: take them all first.
+  l2_cycles_.clear();
+  dram_cycles_.clear();
+  while (l2_clk_.advance(t_fs)) l2_cycles_.push_back(l2_clk_.cycle());
+  while (dram_clk_.advance(t_fs)) dram_cycles_.push_back(dram_clk_.cycle());
+  ++parallel_phases_;
+  for (std::size_t o = 0; o < parts_.size(); ++o) slice_busy_[o] = part_busy_.test(o);
+  const auto parts = static_cast<unsigned>(channels_.size());
+  const unsigned threads = phase_->threads();
+  in_phase_ = true;
+  // Thread t ticks the t-th block of partitions, the same block every cycle.
+  phase_->run([&](unsigned t) {
+    for (unsigned c = t * parts / threads; c < (t + 1) * parts / threads; ++c) tick_partition(c);
+  });
+  in_phase_ = false;
+  for (std::size_t o = 0; o < parts_.size(); ++o)
+    if (!slice_busy_[o]) part_busy_.clear(o);
+  // A serial tick would have stopped at the first fault in its order (L2 cycle, partition);
+  // nothing after it is seen (the launch ends).
+  const PartLog* failed = nullptr;
+  for (const PartLog& lg : logs_)
+    if (lg.error && (!failed || lg.error_when < failed->error_when)) failed = &lg;
+  if (failed) {
+    const std::exception_ptr e = failed->error;
+    for (PartLog& lg : logs_) {
+      lg.error = nullptr;
+      lg.events.clear();
+      lg.first.clear();
+    }
+    std::rethrow_exception(e);
+  }
+  // Counters first (their order does not matter), then what does: the executors' records and
+  // the request table's parks and drops, each in a serial tick's order.
+  for (PartLog& lg : logs_) {
+    for (const std::uint32_t id : lg.first) {
+      Req& q = reqs_[id];
+      if (q.performed) continue;
+      phase_->count_first(q.r);
+      q.performed = true;
+    }
+    lg.first.clear();
+  }
+  phase_->merge();
+  std::size_t events = 0;
+  for (const PartLog& lg : logs_) events += lg.events.size();
+  if (events == 0) return;
+  for_each_in_tick_order(
+      logs_.size(), [this](std::size_t k) -> const auto& { return logs_[k].events; },
+      [](const PartEvent& e) { return e.when; },
+      [this](const PartEvent& e) {
+        if (e.dropped)
+          dropped(e.p);
+        else
+          parked(e.p);
+      },
+      merge_at_);
+  for (PartLog& lg : logs_) lg.events.clear();
 }
 
 bool MemoryHierarchy::quiet() const {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -88,6 +89,28 @@ void accumulate(HierarchyStats& a, const HierarchyStats& b);
 // Counter `stat` of unit `unit` (0 when the unit was not placed).
 std::uint64_t unit_stat(const HierarchyStats& h, const std::string& unit, const std::string& stat);
 
+// The parallel memory phase (issue 48): what the hierarchy needs from the simulator to tick its
+// memory partitions on several host threads (docs/parallel-sm-phase.md).
+class IMemPhase {
+ public:
+  virtual ~IMemPhase() = default;
+  virtual unsigned threads() const = 0;
+  // Calls f(t) once for every t in [0, threads()), each on its own thread, and returns when all
+  // are done. f does not throw.
+  virtual void run(const std::function<void(unsigned)>& f) = 0;
+  // On partition `part`'s thread: the hierarchy's perform function for `lanes` of `r`, whose
+  // lanes are all global and lie in `part`'s lines, without the instruction's own count
+  // (count_first) and touching nothing another partition's thread touches; what it cannot do
+  // so it records, tagged `when` (the L2 cycle), for merge().
+  virtual std::uint64_t perform(unsigned part, std::uint64_t when, const MemRequest& r,
+                                std::uint64_t lanes) = 0;
+  // After the phase, serially: `r` was performed for the first time (its instruction counts).
+  virtual void count_first(const MemRequest& r) = 0;
+  // After the phase, serially: applies what perform() recorded, in the order of a serial tick
+  // (L2 cycle, then partition, then the partition's own order).
+  virtual void merge() = 0;
+};
+
 class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLanes {
  public:
   // `perform` applies the functional effect of `lanes` of a request; `first` is true the first
@@ -125,6 +148,13 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   void set_critical_warps(int sm, const CriticalWarps* board);
   // The L1 of SM `sm` (tests).
   const L1Cache& l1(int sm) const { return *sms_[static_cast<size_t>(sm)].l1; }
+  // Ticks the L2 slices and DRAM channels of each cycle on `phase`'s threads, one memory
+  // partition (a channel and its slices) per job, when enough slices are busy and the
+  // partitions are independent (see tick_partitions); null: always serially, as before.
+  void set_phase(IMemPhase* phase) { phase_ = phase; }
+  unsigned partitions() const { return map_.partitions(); }
+  // Cycles whose L2 side ran on the phase's threads (host information: 0 with one thread).
+  std::uint64_t parallel_phases() const { return parallel_phases_; }
   // The timeline trace (src/trace/): `o` watches every slice's atomic unit; while it hears one,
   // the core cycle being simulated and the SM warp slot of a packet's request.
   void observe_atomics(IAtomicObserver* o);
@@ -136,6 +166,9 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
     MemRequest r;
     unsigned remaining = 0;
     bool performed = false;
+    // Its functional effects stay inside the memory partitions of its packets' lines (see
+    // partition_local()).
+    bool local = true;
     unsigned parked = 0;    // lanes waiting in lock queues (each comes back as a grant packet)
     bool released = false;  // only parked lanes are left: the SM's request slot was freed
   };
@@ -174,6 +207,19 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   void tick_icnt(std::uint64_t now);
   void tick_l2(std::uint64_t m);    // one L2 cycle of every slice
   void tick_dram(std::uint64_t d);  // one DRAM cycle of every channel
+  // The parallel memory phase: true when the L2 and DRAM ticks up to `t_fs` may run per
+  // partition on the phase's threads.
+  bool parallel_ready(std::uint64_t t_fs) const;
+  // The L2 and DRAM cycles up to `t_fs`, each partition's on its thread, then the merge.
+  void tick_partitions(std::uint64_t t_fs);
+  // Partition c's share of tick_partitions (its slices' L2 cycles, then its channel's).
+  void tick_partition(unsigned c);
+  // Whether a request's functional effects touch only the lines of its packets (global lanes,
+  // each inside one line): then partitions perform it independently.
+  bool partition_local(const MemRequest& r) const;
+  unsigned partition_of(const Packet& p) const {
+    return map_.partition_of_slice(static_cast<unsigned>(p.slice));
+  }
   // Nothing in flight anywhere (no request, packet or write-back): the clocks may skip.
   bool quiet() const;
   // The clock edges up to `t_fs` had nothing to do (next_event()): time passes without ticks.
@@ -210,6 +256,32 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   bool deferred_ = false;
   Cycle last_now_ = 0;
   HierarchyStats st_;
+
+  // The parallel memory phase. While it runs (in_phase_), perform, perform_lane, parked and
+  // dropped only record into their partition's log what touches state other partitions share
+  // (the request table, the SMs' response queues, the counters); after it the logs are applied
+  // in the order a serial tick gives: L2 cycle, partition, the partition's own order.
+  IMemPhase* phase_ = nullptr;
+  bool in_phase_ = false;
+  bool observing_ = false;           // the timeline trace watches the atomic units: serial
+  std::uint64_t nonlocal_live_ = 0;  // live requests that are not partition_local()
+  std::uint64_t parallel_phases_ = 0;
+  struct PartEvent {
+    std::uint64_t when;  // L2 cycle
+    bool dropped;        // dropped(p); else parked(p)
+    Packet p;
+  };
+  struct alignas(64) PartLog {
+    std::uint64_t when = 0;            // the L2 cycle the partition is ticking
+    std::vector<PartEvent> events;     // parked / dropped, in order
+    std::vector<std::uint32_t> first;  // requests it performed that had not been before
+    std::exception_ptr error;          // what its tick threw (a kernel fault)
+    std::uint64_t error_when = 0;
+  };
+  std::vector<PartLog> logs_;     // one per memory partition
+  std::vector<char> slice_busy_;  // part_busy_ during the phase, a byte per slice
+  std::vector<std::uint64_t> l2_cycles_, dram_cycles_;  // this phase's clock edges
+  std::vector<std::size_t> merge_at_;                   // scratch of for_each_in_tick_order
 };
 
 }  // namespace simtsync::mem
