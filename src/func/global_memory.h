@@ -122,14 +122,13 @@ class GlobalMemory {
       write(addr, src, n);
     }
   }
-  // A read-only view with its own caches, for readers that run concurrently while nothing
-  // writes (the SMs of a parallel SM phase read kernel parameters): it never allocates a page
-  // (a page never written reads as zeros) and keeps its TLB and range cache to itself.
-  class Reader {
+  // What the views below share: a TLB and a range cache of their own, the range check and the
+  // one-element read through them; each view says how it misses (valid_slow, read_small).
+  template <class Self>
+  class CachedView {
    public:
-    explicit Reader(const GlobalMemory& m) : m_(m) {}
     bool valid(Addr addr, std::uint64_t size) {
-      return cached(ranges_, addr, size) || valid_slow(addr, size);
+      return cached(ranges_, addr, size) || self().valid_slow(addr, size);
     }
     // One element of n <= 8 bytes (read_small into a zeroed word, faster).
     std::uint64_t read_element(Addr addr, unsigned n) {
@@ -137,9 +136,27 @@ class GlobalMemory {
       if (e.page == addr >> kPageBits && (addr & (kPageSize - 1)) + n <= kPageSize)
         return load_element(e.ptr + (addr & (kPageSize - 1)), n);
       std::uint64_t v = 0;
-      read_small(addr, &v, n);
+      self().read_small(addr, &v, n);
       return v;
     }
+
+   protected:
+    TlbEntry tlb_[kTlbSize];
+    CachedRange ranges_[4];
+    unsigned next_ = 0;
+
+   private:
+    Self& self() { return static_cast<Self&>(*this); }
+  };
+
+  // A read-only view with its own caches, for readers that run concurrently while nothing
+  // writes (the SMs of a parallel SM phase read kernel parameters): it never allocates a page
+  // (a page never written reads as zeros) and keeps its TLB and range cache to itself.
+  class Reader : public CachedView<Reader> {
+    friend class CachedView<Reader>;
+
+   public:
+    explicit Reader(const GlobalMemory& m) : m_(m) {}
     void read_small(Addr addr, void* dst, unsigned n) {
       if ((addr & (kPageSize - 1)) + n <= kPageSize) {
         read_page(addr, dst, n);
@@ -161,9 +178,6 @@ class GlobalMemory {
     }
     void read_page_slow(Addr addr, void* dst, unsigned n);
     const GlobalMemory& m_;
-    TlbEntry tlb_[kTlbSize];
-    CachedRange ranges_[4];
-    unsigned next_ = 0;
   };
 
   // A view for one memory partition of a parallel memory phase (issue 48): several views read
@@ -171,20 +185,11 @@ class GlobalMemory {
   // race; what they share is the page table, which `pages` guards (a view's TLB misses take it
   // shared; a write to a page never written makes the page, exclusive). Nothing else may touch
   // this memory while views run. Pages never move, so cached pointers stay good.
-  class View {
+  class View : public CachedView<View> {
+    friend class CachedView<View>;
+
    public:
     View(GlobalMemory& m, std::shared_mutex& pages) : m_(m), pages_(pages) {}
-    bool valid(Addr addr, std::uint64_t size) {
-      return cached(ranges_, addr, size) || valid_slow(addr, size);
-    }
-    std::uint64_t read_element(Addr addr, unsigned n) {
-      const TlbEntry& e = tlb_[(addr >> kPageBits) & (kTlbSize - 1)];
-      if (e.page == addr >> kPageBits && (addr & (kPageSize - 1)) + n <= kPageSize)
-        return load_element(e.ptr + (addr & (kPageSize - 1)), n);
-      std::uint64_t v = 0;
-      read_small(addr, &v, n);
-      return v;
-    }
     void read_small(Addr addr, void* dst, unsigned n);
     // GlobalMemory::store_element through this view.
     bool store_element(Addr addr, std::uint64_t v, unsigned n);
@@ -197,9 +202,6 @@ class GlobalMemory {
     std::uint8_t* page(Addr page, bool make);
     GlobalMemory& m_;
     std::shared_mutex& pages_;
-    TlbEntry tlb_[kTlbSize];
-    CachedRange ranges_[4];
-    unsigned next_ = 0;
   };
 
   template <typename T>
