@@ -12,8 +12,22 @@
 namespace simtsync::sched {
 
 struct CriticalWarps {
-  // By SM warp slot: 1 while the issue policy rates the warp in that slot critical.
-  std::vector<std::uint8_t> critical;
+  // A policy that re-rates its warps (CAWA: every cycle its SM ticks) writes its marks only when
+  // someone reads the board (the L1, for a packet), not at every re-rating: it registers here
+  // as stale, and the first read after has each stale source write its marks from the ratings
+  // of its last re-rating (issue 48: writing them at every re-rating was a fifth of CAWA's
+  // order()). The board reads as it would had every source written its marks at once.
+  class ISource {
+   public:
+    virtual void publish() = 0;  // writes the marks of the last re-rating
+   protected:
+    ~ISource() = default;
+  };
+  // By SM warp slot: 1 while the issue policy rates the warp in that slot critical (read it
+  // through is_critical(), which brings it up to date).
+  mutable std::vector<std::uint8_t> critical;
+  // Sources whose marks are not written yet (each at most once).
+  mutable std::vector<ISource*> stale;
   // The issue policy asks for CACP in this SM's L1 (cawa does, gcaws does not); the L1 runs it
   // when mem.l1.cacp is auto and this is set, or when mem.l1.cacp is on.
   bool cacp_requested = false;
@@ -22,8 +36,13 @@ struct CriticalWarps {
   std::uint64_t* counters = nullptr;
 
   bool is_critical(int slot) const {
+    if (!stale.empty()) flush();
     return slot >= 0 && static_cast<std::size_t>(slot) < critical.size() &&
            critical[static_cast<std::size_t>(slot)] != 0;
+  }
+  void flush() const {
+    for (ISource* s : stale) s->publish();
+    stale.clear();
   }
   void set(int slot, bool c) {
     if (slot < 0) return;

@@ -33,6 +33,7 @@
 // lists the sources and what could not be checked against the paper.
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "timing/sched/critical_warps_unit.h"
 #include "timing/sched/i_warp_scheduler.h"
@@ -53,7 +54,7 @@ struct CawaParams {
   double critical_fraction = 0.5;  // critical: above min + f x (max - min) within the CTA
 };
 
-class Cawa final : public IWarpScheduler {
+class Cawa final : public IWarpScheduler, public CriticalWarps::ISource {
  public:
   Cawa(const PolicyContext& ctx, const CawaParams& p)
       : p_(p), view_(ctx.warps), counters_(ctx.counters) {
@@ -66,6 +67,10 @@ class Cawa final : public IWarpScheduler {
         if (!board_->counters && ctx.counters) board_->counters = ctx.counters + kGcawsStatCount;
       }
     }
+  }
+
+  ~Cawa() override {
+    if (stale_marks_) std::erase(board_->stale, this);
   }
 
   void order(std::span<const SchedWarp> warps, std::uint64_t version, Cycle now,
@@ -88,13 +93,18 @@ class Cawa final : public IWarpScheduler {
                            : -1;
     const std::uint64_t key = (generation_ << 32) | static_cast<std::uint32_t>(greedy + 1);
     if (memo_.holds(out, version, key)) return;
-    out.clear();
-    if (greedy >= 0) {
-      out.push_back(greedy);
-      if (counters_ && sorted_.front().index != greedy) ++counters_[kGreedyHolds];
+    if (greedy >= 0 && counters_ && sorted_.front().index != greedy) ++counters_[kGreedyHolds];
+    // A resort that moved no warp (most: the order is nearly stable) leaves the order `out`
+    // already holds, when the greedy warp is the same too.
+    const bool same = !moved_ && built_.holds(out, version, static_cast<std::uint32_t>(greedy + 1));
+    if (!same) {
+      moved_ = false;
+      out.clear();
+      if (greedy >= 0) out.push_back(greedy);
+      for (const Entry& e : sorted_)
+        if (e.index != greedy) out.push_back(e.index);
+      built_.remember(out, version, static_cast<std::uint32_t>(greedy + 1));
     }
-    for (const Entry& e : sorted_)
-      if (e.index != greedy) out.push_back(e.index);
     memo_.remember(out, version, key);
   }
 
@@ -162,6 +172,7 @@ class Cawa final : public IWarpScheduler {
     std::uint64_t age;
     int warp_id;
     int index;
+    int cta;  // the warp's CTA among this scheduler's (dense, from 0; publish())
   };
 
   static bool before(const Entry& a, const Entry& b) {
@@ -174,14 +185,16 @@ class Cawa final : public IWarpScheduler {
     return slot >= 0 && static_cast<size_t>(slot) < w_.size() && w_[static_cast<size_t>(slot)].mine;
   }
 
-  double criticality(const Warp& w, Cycle now) const {
+  double criticality(const Warp& w, Cycle now, std::int64_t total) const {
     const Cycle since = now > w.start ? now - w.start : 0;
     Cycle parked = w.parked;
     if (w.parked_since != kNever && now > w.parked_since) parked += now - w.parked_since;
     const Cycle active = since > parked ? since - parked : 0;
-    const double cpi = static_cast<double>(std::max<Cycle>(active, 1)) * w.per_issue;
-    const double stall = active > w.issued ? static_cast<double>(active - w.issued) : 0.0;
-    const std::int64_t total = p_.initial_ninst >= 0 ? p_.initial_ninst : furthest_;
+    // (Cycle counts are far below 2^63: converted as signed, one instruction, the same value.)
+    const double cpi =
+        static_cast<double>(static_cast<std::int64_t>(std::max<Cycle>(active, 1))) * w.per_issue;
+    const double stall =
+        active > w.issued ? static_cast<double>(static_cast<std::int64_t>(active - w.issued)) : 0.0;
     const std::int64_t ninst = std::max<std::int64_t>(total - w.progress, 0);
     return static_cast<double>(ninst) * cpi + stall;
   }
@@ -190,11 +203,15 @@ class Cawa final : public IWarpScheduler {
   // counters now; warps that left are forgotten. When no warp stays (a new kernel, or the next
   // CTA of a scheduler that held one), the learnt instruction count starts again.
   void rebuild(std::span<const SchedWarp> warps, Cycle now) {
+    // The marks of the last resort are the board's until the next: written now, before the
+    // warps that leave are cleared below.
+    if (stale_marks_) board_->flush();
     ++stamp_;
     prev_slots_.swap(slots_);
     slots_.clear();
     slot_of_.assign(warps.size(), -1);
     sorted_.clear();
+    ncta_ = 0;
     bool kept = false;
     for (size_t i = 0; i < warps.size(); ++i) {
       const SchedWarp& sw = warps[i];
@@ -213,8 +230,16 @@ class Cawa final : public IWarpScheduler {
       w.stamp = stamp_;
       slots_.push_back(sw.warp_id);
       slot_of_[i] = sw.warp_id;
-      sorted_.push_back({0.0, sw.age, sw.warp_id, static_cast<int>(i)});
+      // A warp's CTA slot is set before the launch that changes the warp set, and stays until
+      // the warp leaves (another change): read once here, not at every publish().
+      const auto c = static_cast<size_t>(std::max(view_ ? view_->cta_slot(sw.warp_id) : 0, 0));
+      if (c >= cta_index_.size()) cta_index_.resize(c + 1, -1);
+      if (cta_index_[c] < 0) cta_index_[c] = ncta_++;
+      sorted_.push_back({0.0, sw.age, sw.warp_id, static_cast<int>(i), cta_index_[c]});
+      if (board_ && slot >= board_->critical.size()) board_->critical.resize(slot + 1, 0);
     }
+    std::fill(cta_index_.begin(), cta_index_.end(), -1);
+    span_.resize(static_cast<size_t>(ncta_));
     for (int slot : prev_slots_)
       if (w_[static_cast<size_t>(slot)].stamp != stamp_) {
         w_[static_cast<size_t>(slot)].mine = false;
@@ -222,47 +247,56 @@ class Cawa final : public IWarpScheduler {
       }
     if (!kept) furthest_ = 0;
     stale_ = true;
+    moved_ = true;
   }
 
   // Fresh criticalities; the previous order is nearly sorted, so insertion sort is linear in the
   // common case. The comparison is a strict total order: the result does not depend on the
   // previous order.
   void resort(Cycle now) {
-    for (Entry& e : sorted_) e.crit = criticality(w_[static_cast<size_t>(e.warp_id)], now);
+    const std::int64_t total = p_.initial_ninst >= 0 ? p_.initial_ninst : furthest_;
+    for (Entry& e : sorted_) e.crit = criticality(w_[static_cast<size_t>(e.warp_id)], now, total);
     for (size_t i = 1; i < sorted_.size(); ++i) {
       const Entry x = sorted_[i];
       size_t j = i;
       for (; j > 0 && before(x, sorted_[j - 1]); --j) sorted_[j] = sorted_[j - 1];
+      if (j != i) moved_ = true;
       sorted_[j] = x;
     }
     ++generation_;
     if (counters_) ++counters_[kResorts];
-    if (board_) publish();
+    if (board_ && !stale_marks_) {
+      stale_marks_ = true;
+      board_->stale.push_back(this);
+    }
   }
 
-  // Marks each warp critical or not among the warps of its CTA that this scheduler holds.
-  void publish() {
-    span_.clear();
-    auto cta_of = [&](const Entry& e) { return view_ ? view_->cta_slot(e.warp_id) : 0; };
+  // Marks each warp critical or not among the warps of its CTA that this scheduler holds, by the
+  // ratings of the last resort() (the board calls it when read after one).
+  void publish() override {
+    stale_marks_ = false;
+    std::fill(span_.begin(), span_.end(),
+              std::pair{std::numeric_limits<double>::infinity(),
+                        -std::numeric_limits<double>::infinity()});
     for (const Entry& e : sorted_) {
-      const int c = std::max(cta_of(e), 0);
-      if (static_cast<size_t>(c) >= span_.size())
-        span_.resize(static_cast<size_t>(c) + 1, {std::numeric_limits<double>::infinity(),
-                                                  -std::numeric_limits<double>::infinity()});
-      auto& [lo, hi] = span_[static_cast<size_t>(c)];
+      auto& [lo, hi] = span_[static_cast<size_t>(e.cta)];
       lo = std::min(lo, e.crit);
       hi = std::max(hi, e.crit);
     }
     for (const Entry& e : sorted_) {
-      const auto& [lo, hi] = span_[static_cast<size_t>(std::max(cta_of(e), 0))];
-      board_->set(e.warp_id, hi > lo && e.crit > lo + p_.critical_fraction * (hi - lo));
+      const auto& [lo, hi] = span_[static_cast<size_t>(e.cta)];
+      board_->critical[static_cast<size_t>(e.warp_id)] =
+          hi > lo && e.crit > lo + p_.critical_fraction * (hi - lo) ? 1 : 0;
     }
   }
 
   CawaParams p_;
   const IWarpView* view_;
   sched::CriticalWarps* board_ = nullptr;        // the SM's criticality board
-  std::vector<std::pair<double, double>> span_;  // scratch: criticality range by CTA slot
+  std::vector<std::pair<double, double>> span_;  // scratch: criticality range by CTA (Entry::cta)
+  std::vector<int> cta_index_;                   // scratch of rebuild(): CTA slot -> Entry::cta
+  int ncta_ = 0;                                 // CTAs among the warps in sorted_
+  bool stale_marks_ = false;                     // on the board's stale list
   std::uint64_t* counters_;
   std::vector<Warp> w_;          // by SM warp slot
   std::vector<int> slots_;       // slots of the warps in sorted_
@@ -273,6 +307,10 @@ class Cawa final : public IWarpScheduler {
   Cycle epoch_ = kNever;
   bool stale_ = true;
   std::uint64_t generation_ = 0;  // sorts done (part of the memo key)
+  // What `out` was last built for (its greedy warp), and whether a rebuild or a resort has moved
+  // a warp since.
+  OrderMemo built_;
+  bool moved_ = true;
   std::uint64_t stamp_ = 0;       // rebuilds done
   std::int64_t furthest_ = 0;     // the furthest progress of a warp (the learnt kernel length)
   int last_ = -1;
