@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <bit>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace simtsync::mem {
 
 TagArray::TagArray(const CacheGeometry& g, const AddressMap* slice_map, bool fermi_hash)
@@ -14,6 +18,8 @@ TagArray::TagArray(const CacheGeometry& g, const AddressMap* slice_map, bool fer
       sets_(std::max(1u, g.bytes / (line_ * assoc_))) {
   ways_.resize(static_cast<size_t>(sets_) * assoc_);
   lines_.assign(ways_.size(), kUnused);
+  stride_ = (assoc_ + 15) / 16 * 16;
+  sig_.assign(static_cast<size_t>(sets_) * stride_, 0);
   mru_.assign(sets_, 0);
   if (std::has_single_bit(line_)) line_shift_ = std::countr_zero(line_);
   sets_pow2_ = std::has_single_bit(sets_);
@@ -27,11 +33,25 @@ TagArray::Way* TagArray::find(Addr line) {
   // line is in at most one way: the hint's way, when it holds the line, is the way.
   std::uint16_t& hint = mru_[s];
   if (set[hint] == line) return &ways_[base + hint];
-  for (unsigned w = 0; w < assoc_; ++w)
-    if (set[w] == line) {
-      hint = static_cast<std::uint16_t>(w);
-      return &ways_[base + w];
+  const std::uint8_t h = sig_of(line);
+  const std::uint8_t* row = &sig_[static_cast<size_t>(s) * stride_];
+  for (unsigned k = 0; k < stride_; k += 16) {
+#if defined(__SSE2__)
+    auto m = static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + k)),
+                       _mm_set1_epi8(static_cast<char>(h)))));
+#else
+    unsigned m = 0;
+    for (unsigned i = 0; i < 16; ++i) m |= unsigned{row[k + i] == h} << i;
+#endif
+    for (; m != 0; m &= m - 1) {
+      const unsigned w = k + static_cast<unsigned>(std::countr_zero(m));
+      if (set[w] == line) {  // a match is a used way (padding and free ways are 0)
+        hint = static_cast<std::uint16_t>(w);
+        return &ways_[base + w];
+      }
     }
+  }
   return nullptr;
 }
 
@@ -92,6 +112,7 @@ bool TagArray::restore(const State& s) {
     return false;
   ways_ = s.ways;
   lines_ = s.lines;
+  for (std::size_t w = 0; w < lines_.size(); ++w) set_line(w, lines_[w], lines_[w] != kUnused);
   clock_ = s.clock;
   return true;
 }

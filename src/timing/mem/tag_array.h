@@ -63,7 +63,18 @@ class TagArray {
   // Way: highly associative L1s (qv100: 64 ways) are probed on every access.
   static constexpr Addr kUnused = ~Addr{0};
   Way* find(Addr line);
-  void set_line(std::size_t way, Addr line, bool used) { lines_[way] = used ? line : kUnused; }
+  void set_line(std::size_t way, Addr line, bool used) {
+    lines_[way] = used ? line : kUnused;
+    sig_[way / assoc_ * stride_ + way % assoc_] = used ? sig_of(line) : 0;
+  }
+  // One byte per way, from a hash of its line (never 0; 0: a free way, or the padding of a set's
+  // row to a multiple of 16): a lookup compares 16 ways per instruction and reads the line
+  // addresses of the few ways whose byte matches (issue 48: a miss scanned every line address,
+  // 64 of them in qv100's L1, and every atomic's L1 invalidation is a miss).
+  std::uint8_t sig_of(Addr line) const {
+    const auto h = static_cast<std::uint8_t>((line * 0x9E3779B97F4A7C15ull) >> 56);
+    return h != 0 ? h : 1;
+  }
   unsigned set_of(Addr line) const {
     if (fermi_hash_) {
       const Addr upper = ((line >> 13) & 0x7) | ((line >> 14) & 0x8) | ((line >> 15) & 0x10);
@@ -82,6 +93,8 @@ class TagArray {
   unsigned line_, sector_, assoc_, sets_;
   std::vector<Way> ways_;
   std::vector<Addr> lines_;
+  std::vector<std::uint8_t> sig_;  // per set a row of stride_ bytes (sig_of)
+  unsigned stride_ = 16;           // assoc_ rounded up to a multiple of 16
   // Per set, the way the last lookup found (a hint, checked before the scan): a line is looked
   // up again and again (a spin on a lock word, a warp's next load in the same line), and with
   // 64 ways the scan was most of a lookup.

@@ -88,78 +88,81 @@ TEST(TagArray, SetIndexIsTheLineIndexModuloTheSetsForAnyGeometry) {
 }
 
 TEST(TagArray, AHighlyAssociativeArrayAgreesWithAReferenceScan) {
-  // 64 ways (qv100's L1). A reference scan of the same sets with the same LRU rule must agree
-  // on every probe, eviction and dirty victim over a long random mix of allocations, probes,
+  // 64 ways (qv100's L1), and associativities that are not a multiple of the 16 ways a lookup
+  // compares at once. A reference scan of the same sets with the same LRU rule must agree on
+  // every probe, eviction and dirty victim over a long random mix of allocations, probes,
   // fills and invalidations.
-  constexpr unsigned kWays = 64, kSets = 4, kLine = 128;
-  TagArray t(CacheGeometry{kWays * kSets * kLine, kWays, kLine, 32});
-  struct Ref {
-    Addr line = 0;
-    std::uint32_t valid = 0, dirty = 0;
-    std::uint64_t lru = 0;
-    bool used = false;
-  };
-  std::vector<Ref> ref(kWays * kSets);
-  std::uint64_t clock = 0;
-  auto set_of = [&](Addr line) { return static_cast<unsigned>((line / kLine) % kSets); };
-  auto find = [&](Addr line) -> Ref* {
-    for (unsigned w = 0; w < kWays; ++w) {
-      Ref& r = ref[set_of(line) * kWays + w];
-      if (r.used && r.line == line) return &r;
-    }
-    return nullptr;
-  };
-  std::uint64_t x = 12345;
-  auto rnd = [&x](std::uint64_t n) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    return (x >> 33) % n;
-  };
-  for (int step = 0; step < 200000; ++step) {
-    const Addr line = rnd(1200) * kLine;  // about four lines per way: evictions and re-entries
-    switch (rnd(4)) {
-      case 0: {  // allocate
-        const Eviction ev = t.allocate(line);
-        Eviction want;
-        if (Ref* r = find(line)) {
-          r->lru = ++clock;
-        } else {
-          Ref* set = &ref[set_of(line) * kWays];
-          Ref* victim = &set[0];
-          for (unsigned w = 0; w < kWays; ++w) {
-            if (!set[w].used) {
-              victim = &set[w];
-              break;
+  for (const unsigned kWays : {64u, 24u, 5u}) {
+    constexpr unsigned kSets = 4, kLine = 128;
+    TagArray t(CacheGeometry{kWays * kSets * kLine, kWays, kLine, 32});
+    struct Ref {
+      Addr line = 0;
+      std::uint32_t valid = 0, dirty = 0;
+      std::uint64_t lru = 0;
+      bool used = false;
+    };
+    std::vector<Ref> ref(kWays * kSets);
+    std::uint64_t clock = 0;
+    auto set_of = [&](Addr line) { return static_cast<unsigned>((line / kLine) % kSets); };
+    auto find = [&](Addr line) -> Ref* {
+      for (unsigned w = 0; w < kWays; ++w) {
+        Ref& r = ref[set_of(line) * kWays + w];
+        if (r.used && r.line == line) return &r;
+      }
+      return nullptr;
+    };
+    std::uint64_t x = 12345;
+    auto rnd = [&x](std::uint64_t n) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      return (x >> 33) % n;
+    };
+    for (int step = 0; step < 200000; ++step) {
+      const Addr line = rnd(1200) * kLine;  // about four lines per way: evictions and re-entries
+      switch (rnd(4)) {
+        case 0: {  // allocate
+          const Eviction ev = t.allocate(line);
+          Eviction want;
+          if (Ref* r = find(line)) {
+            r->lru = ++clock;
+          } else {
+            Ref* set = &ref[set_of(line) * kWays];
+            Ref* victim = &set[0];
+            for (unsigned w = 0; w < kWays; ++w) {
+              if (!set[w].used) {
+                victim = &set[w];
+                break;
+              }
+              if (set[w].lru < victim->lru) victim = &set[w];
             }
-            if (set[w].lru < victim->lru) victim = &set[w];
+            if (victim->used && victim->dirty) want = {true, victim->line, victim->dirty};
+            *victim = Ref{line, 0, 0, ++clock, true};
           }
-          if (victim->used && victim->dirty) want = {true, victim->line, victim->dirty};
-          *victim = Ref{line, 0, 0, ++clock, true};
+          ASSERT_EQ(ev.dirty, want.dirty) << step;
+          ASSERT_EQ(ev.line, want.line) << step;
+          ASSERT_EQ(ev.dirty_sectors, want.dirty_sectors) << step;
+          break;
         }
-        ASSERT_EQ(ev.dirty, want.dirty) << step;
-        ASSERT_EQ(ev.line, want.line) << step;
-        ASSERT_EQ(ev.dirty_sectors, want.dirty_sectors) << step;
-        break;
-      }
-      case 1: {  // probe, touching
-        const Ref* r = find(line);
-        ASSERT_EQ(t.probe(line, true), r ? r->valid : 0u) << step;
-        if (Ref* m = find(line)) m->lru = ++clock;
-        break;
-      }
-      case 2: {  // fill some sectors, dirty half the time
-        const auto sectors = static_cast<std::uint32_t>(1 + rnd(15));
-        const bool dirty = rnd(2) != 0;
-        t.fill(line, sectors, dirty);
-        if (Ref* r = find(line)) {
-          r->valid |= sectors;
-          if (dirty) r->dirty |= sectors;
+        case 1: {  // probe, touching
+          const Ref* r = find(line);
+          ASSERT_EQ(t.probe(line, true), r ? r->valid : 0u) << step;
+          if (Ref* m = find(line)) m->lru = ++clock;
+          break;
         }
-        break;
+        case 2: {  // fill some sectors, dirty half the time
+          const auto sectors = static_cast<std::uint32_t>(1 + rnd(15));
+          const bool dirty = rnd(2) != 0;
+          t.fill(line, sectors, dirty);
+          if (Ref* r = find(line)) {
+            r->valid |= sectors;
+            if (dirty) r->dirty |= sectors;
+          }
+          break;
+        }
+        default:  // invalidate
+          t.invalidate(line);
+          if (Ref* r = find(line)) *r = Ref{};
+          break;
       }
-      default:  // invalidate
-        t.invalidate(line);
-        if (Ref* r = find(line)) *r = Ref{};
-        break;
     }
   }
 }
@@ -251,7 +254,7 @@ TEST(L1Cache, AWriteReadsTheLoadsMergedIntoAnOutstandingFillFirst) {
   std::vector<Packet> done;
   c.fill(down, done);
   ASSERT_EQ(done.size(), 2u);
-  EXPECT_EQ(perf.order, (std::vector<std::uint32_t>{2}));  // not read twice
+  EXPECT_EQ(perf.order, (std::vector<std::uint32_t>{2}));    // not read twice
   EXPECT_EQ(c.access(load(0, 2, 4), 50), L1Outcome::kMiss);  // the stale fill did not install
 }
 
@@ -345,7 +348,8 @@ TEST(L1Cache, AWriteThroughMissOrPendingFillEvictsAsFermiDoes) {
   c.pop_miss();
   std::vector<Packet> done;
   c.fill(fill, done);
-  EXPECT_EQ(c.access(load(0, 1, 4), 50), L1Outcome::kMiss);  // evicted: the stale fill did not install
+  EXPECT_EQ(c.access(load(0, 1, 4), 50),
+            L1Outcome::kMiss);  // evicted: the stale fill did not install
 }
 
 // --- interconnect -------------------------------------------------------------------------------
