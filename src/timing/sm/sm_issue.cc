@@ -59,7 +59,30 @@ bool Sm::issue(Cycle now) {
   bool any = false;
   const auto n = static_cast<unsigned>(scheds_.size());
   const auto first = p_.rotate_scheduler_priority ? static_cast<unsigned>(now % n) : 0u;
-  for (unsigned k = 0; k < n; ++k) any |= issue_one(static_cast<int>((first + k) % n), now);
+  const bool walk_masks = rotation_ok_ && !events_.cycles();
+  for (unsigned k = 0; k < n; ++k) {
+    const auto s = (first + k) % n;
+    // A rotating scheduler whose live warps are all blocked or refused for LD/ST-queue room
+    // (most schedulers, most cycles, on a lock kernel): issue_rotated would try none of them
+    // and take the outcome from the masks. That outcome, here without the calls.
+    if (walk_masks && view_version_[s] == version_ && view_any_live_[s] &&
+        rotated_last_[s] != kNotRotating) {
+      const std::uint64_t live = view_live_mask_[s];
+      const std::uint64_t held = live & (blocked_ | ldst_blocked_);
+      const std::uint64_t refused =
+          ldst_queue_.size() >= p_.ldst_queue ? live & ldst_waiting_ & ~held : 0;
+      if ((live & ~(held | refused)) == 0) {
+        // (Structural ranks before data, as in issue_rotated's minimum.)
+        const StallKind kind = ((live & ldst_blocked_) | refused) != 0 ? StallKind::kStructural
+                                                                        : StallKind::kData;
+        if (refused != 0 && free_pipe(UnitKind::kLdst, now) != nullptr) ldst_blocked_ |= refused;
+        ++stats_.sched[s].cycles[static_cast<int>(kind)];
+        last_stall_[s] = kind;
+        continue;
+      }
+    }
+    any |= issue_one(static_cast<int>(s), now);
+  }
   return any;
 }
 
