@@ -73,8 +73,8 @@ bool Sm::issue(Cycle now) {
           ldst_queue_.size() >= p_.ldst_queue ? live & ldst_waiting_ & ~held : 0;
       if ((live & ~(held | refused)) == 0) {
         // (Structural ranks before data, as in issue_rotated's minimum.)
-        const StallKind kind = ((live & ldst_blocked_) | refused) != 0 ? StallKind::kStructural
-                                                                        : StallKind::kData;
+        const StallKind kind =
+            ((live & ldst_blocked_) | refused) != 0 ? StallKind::kStructural : StallKind::kData;
         if (refused != 0 && free_pipe(UnitKind::kLdst, now) != nullptr) ldst_blocked_ |= refused;
         ++stats_.sched[s].cycles[static_cast<int>(kind)];
         last_stall_[s] = kind;
