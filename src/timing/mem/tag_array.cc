@@ -37,9 +37,9 @@ TagArray::Way* TagArray::find(Addr line) {
   const std::uint8_t* row = &sig_[static_cast<size_t>(s) * stride_];
   for (unsigned k = 0; k < stride_; k += 16) {
 #if defined(__SSE2__)
-    auto m = static_cast<unsigned>(_mm_movemask_epi8(
-        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + k)),
-                       _mm_set1_epi8(static_cast<char>(h)))));
+    auto m = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + k)),
+                                         _mm_set1_epi8(static_cast<char>(h)))));
 #else
     unsigned m = 0;
     for (unsigned i = 0; i < 16; ++i) m |= unsigned{row[k + i] == h} << i;
