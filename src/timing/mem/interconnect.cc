@@ -11,7 +11,8 @@ Crossbar::Crossbar(unsigned inputs, unsigned outputs, const IcntParams& p)
       rr_(outputs, 0),
       queued_inputs_(inputs),
       busy_wires_(outputs),
-      ready_out_(outputs) {
+      ready_out_(outputs),
+      full_in_(inputs) {
   p_.flit_bytes = std::max(1u, p_.flit_bytes);
   p_.flits_per_cycle = std::max(1u, p_.flits_per_cycle);
   for (unsigned i = 0; i < inputs; ++i) inputs_.emplace_back(std::max(1u, p_.input_buffer));
@@ -29,6 +30,7 @@ bool Crossbar::inject(unsigned in, unsigned out, const Packet& p, unsigned bytes
     return false;
   }
   inputs_[in].try_push(Flow{p, out, std::max(1u, flits_of(bytes)), now_});
+  if (inputs_[in].full()) full_in_.set(in);
   queued_inputs_.set(in);
   ++queued_;
   ++in_system_;
@@ -86,6 +88,7 @@ void Crossbar::tick(std::uint64_t now) {
     auto& q = inputs_[i];
     const Flow f = q.front();
     q.pop();
+    full_in_.clear(i);
     if (q.empty()) queued_inputs_.clear(i);
     --queued_;
     const std::uint64_t cycles = (f.flits + p_.flits_per_cycle - 1) / p_.flits_per_cycle;

@@ -65,6 +65,8 @@ class Crossbar {
   }
   // The outputs whose ejection buffer holds a packet (ready()), one bit each.
   const BitMask& ready_outputs() const { return ready_out_; }
+  // The inputs whose buffer is full (!can_inject()), one bit each.
+  const BitMask& full_inputs() const { return full_in_; }
   bool busy() const { return in_system_ != 0; }
   const IcntStats& stats() const { return stats_; }
 
@@ -86,7 +88,7 @@ class Crossbar {
   BitMask queued_inputs_, busy_wires_;
   std::vector<DelayPipe<Packet>> wire_;  // per output: packets in flight
   std::vector<BoundedQueue<Packet>> eject_;
-  BitMask ready_out_;
+  BitMask ready_out_, full_in_;
   std::uint64_t now_ = 0;
   std::size_t queued_ = 0;                          // packets in input buffers
   std::size_t in_system_ = 0;                       // packets anywhere in the crossbar

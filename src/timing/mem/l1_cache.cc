@@ -20,7 +20,7 @@ void L1Cache::enable_cacp(const CriticalWarps* board, Cacp::RequesterFn who) {
   cacp_ = std::make_unique<Cacp>(p_.cacp, geo_, tags_, board, std::move(who));
 }
 
-L1Outcome L1Cache::access(const Packet& p, Cycle now) {
+L1Outcome L1Cache::access_slow(const Packet& p, Cycle now) {
   auto count_kind = [&] { stats_.count(p.kind); };
   if (p_.write_through && p_.enabled && !p_.perfect && !p.bypass_l1 &&
       p.kind == PacketKind::kStore) {

@@ -30,7 +30,22 @@ class L1Cache {
   L1Cache(const L1Params& p, const CacheGeometry& geo, unsigned latency, IPerform& perf,
           std::uint8_t fill_tag);
 
-  L1Outcome access(const Packet& p, Cycle now);
+  L1Outcome access(const Packet& p, Cycle now) {
+    if (refuses_at_once(p)) {
+      ++stats_.reservation_failures;
+      return L1Outcome::kRetry;
+    }
+    return access_slow(p, now);
+  }
+  // access() refuses `p` before looking at anything but the miss queue, and changes nothing but
+  // the count of reservation failures: a packet that goes down as it is (an atomic, a
+  // .volatile or .cg access, a store that does not write through) while the miss queue is
+  // full. The commonest refusal: a storm of lock retries keeps an SM's packet here for many
+  // cycles, and until the queue drains every retry is the same (issue 48).
+  bool refuses_at_once(const Packet& p) const { return miss_q_.full() && goes_down_as_is(p); }
+  // Refusals access() did not see: the memory side let an SM whose packet refuses_at_once()
+  // sleep through that many of its cycles (MemoryHierarchy::tick_core).
+  void count_refusals(std::uint64_t n) { stats_.reservation_failures += n; }
   // Completions of hits whose latency has passed.
   bool has_hit(Cycle now) const { return hits_.ready(now); }
   // The cycle the oldest hit completes (kNever: none in its pipeline).
@@ -52,6 +67,13 @@ class L1Cache {
   const Cacp* cacp() const { return cacp_.get(); }
 
  private:
+  L1Outcome access_slow(const Packet& p, Cycle now);
+  // access() sends `p` to the miss queue whatever the tags say (no write-through path).
+  bool goes_down_as_is(const Packet& p) const {
+    return (p.bypass_l1 || p.kind == PacketKind::kAtomic ||
+            (p.kind == PacketKind::kStore && !p_.write_through) || !p_.enabled);
+  }
+
   L1Params p_;
   CacheGeometry geo_;
   unsigned latency_;

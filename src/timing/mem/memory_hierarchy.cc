@@ -105,6 +105,8 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyParams& p, PerformFn perform)
     channels_.push_back(std::make_unique<DramChannel>(p.dram, map_.slices_per_partition()));
   place_units();
   sm_busy_ = BitMask(sms_.size());
+  sm_asleep_ = BitMask(sms_.size());
+  sm_asleep_inject_ = BitMask(sms_.size());
   responders_ = BitMask(sms_.size());
   part_busy_ = BitMask(parts_.size());
   part_next_.assign(parts_.size(), 0);
@@ -187,6 +189,10 @@ void MemoryHierarchy::commit() {
 
 void MemoryHierarchy::commit_sm(SmSide& s) {
   sm_busy_.set(static_cast<std::size_t>(&s - sms_.data()));
+  // (An SM sends only once its coalescer has emptied: asleep, its side waited for replies or
+  // for room to inject, with no packet refused.)
+  if (sm_asleep_.test(static_cast<std::size_t>(&s - sms_.data())))
+    wake_sm(static_cast<std::size_t>(&s - sms_.data()));
   // Only the last request sent can have packets: an SM sends again only once its coalescer
   // has emptied, so an earlier one of this phase had no active lane.
   for (std::size_t k = 0; k < s.sent.size(); ++k) {
@@ -427,11 +433,36 @@ unsigned MemoryHierarchy::reply_bytes(const Packet& p) const {
 }
 
 void MemoryHierarchy::tick_core(Cycle now) {
-  sm_busy_.for_each([&](std::size_t i) { tick_sm(i, now); });
+  ++core_ticks_;
+  // An SM whose side slept (tick_sm) is visited again once a reply waits for it or, if it has
+  // misses to inject, once its request-network input has room.
+  const BitMask& replies = rep_net_.ready_outputs();
+  const BitMask& full = req_net_.full_inputs();
+  for (std::size_t k = 0; k < sm_busy_.words(); ++k) {
+    const std::uint64_t asleep =
+        sm_asleep_.word(k) & ~(replies.word(k) | (sm_asleep_inject_.word(k) & ~full.word(k)));
+    for (std::uint64_t b = sm_busy_.word(k) & ~asleep; b != 0; b &= b - 1)
+      tick_sm(k * 64 + static_cast<std::size_t>(std::countr_zero(b)), now);
+  }
+}
+
+void MemoryHierarchy::wake_sm(std::size_t i) {
+  SmSide& s = sms_[i];
+  // The ticks it slept through, each a refusal of its entering packet (and a coalescer-busy
+  // cycle), as the ticks would have counted them.
+  const std::uint64_t slept = core_ticks_ - s.sleep_from - 1;
+  if (s.sleep_refusing) {
+    s.sleep_refusing->count_refusals(slept);
+    st_.coalescer_busy_cycles += slept;
+  }
+  s.sleep_refusing = nullptr;
+  sm_asleep_.clear(i);
+  sm_asleep_inject_.clear(i);
 }
 
 void MemoryHierarchy::tick_sm(std::size_t i, Cycle now) {
   SmSide& s = sms_[i];
+  if (sm_asleep_.test(i)) wake_sm(i);
   if (s.in_flight == 0 && s.parked == 0) {  // nothing of this SM is in the hierarchy
     sm_busy_.clear(i);
     return;
@@ -478,6 +509,22 @@ void MemoryHierarchy::tick_sm(std::size_t i, Cycle now) {
       req_net_.inject(sm, static_cast<unsigned>(m.slice), m, request_bytes(m));
       c->pop_miss();
     }
+  // Sleep when the next tick would change nothing but a refusal count, and neither would any
+  // after it until a reply arrives (replies were all taken above), the input frees (misses
+  // still waiting means it is full) or the SM sends again (its coalescer is then empty): no
+  // hit in either pipeline, and the entering packet, if any, refused before anything is looked
+  // at (issue 48: most SMs of a lock kernel wait so most cycles).
+  if (s.l1->next_hit() != kNever || s.cc->next_hit() != kNever) return;
+  L1Cache* refusing = nullptr;
+  if (s.next < s.pending.size()) {
+    const Packet& pk = s.pending[s.next];
+    refusing = pk.line >= kConstBase ? s.cc.get() : s.l1.get();
+    if (!refusing->refuses_at_once(pk)) return;
+  }
+  s.sleep_from = core_ticks_;
+  s.sleep_refusing = refusing;
+  sm_asleep_.set(i);
+  if (s.l1->has_miss() || s.cc->has_miss()) sm_asleep_inject_.set(i);
 }
 
 void MemoryHierarchy::tick_icnt(std::uint64_t now) {
@@ -696,6 +743,12 @@ HierarchyStats MemoryHierarchy::stats() const {
     h.refused += s.refused;
     add_cache(h.l1, s.l1->stats());
     add_cache(h.const_cache, s.cc->stats());
+    // An SM still asleep: the ticks since it fell asleep, as wake_sm() would count them.
+    if (s.sleep_refusing && sm_asleep_.test(static_cast<std::size_t>(&s - sms_.data()))) {
+      const std::uint64_t slept = core_ticks_ - s.sleep_from;
+      (s.sleep_refusing == s.l1.get() ? h.l1 : h.const_cache).reservation_failures += slept;
+      h.coalescer_busy_cycles += slept;
+    }
   }
   std::vector<std::uint64_t> v;
   auto add_unit = [&](const MemoryPartition::Unit& u) {

@@ -187,6 +187,11 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
     std::vector<Packet> done;  // scratch
     std::vector<Sent> sent;    // accepted, not yet committed (a deferred phase)
     std::uint64_t refused = 0;
+    // Asleep (sm_asleep_): its tick would change nothing until a reply reaches it, its
+    // request-network input has room or it sends again (tick_core). Since the tick numbered
+    // sleep_from; its entering packet refused at once by this cache every tick (null: none).
+    std::uint64_t sleep_from = 0;
+    L1Cache* sleep_refusing = nullptr;
   };
 
   void perform(const Packet& p) override;
@@ -204,6 +209,7 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   unsigned reply_bytes(const Packet& p) const;
   void tick_core(Cycle now);
   void tick_sm(std::size_t i, Cycle now);  // SM i's side of tick_core
+  void wake_sm(std::size_t i);             // ends SM i's sleep (tick_sm)
   void tick_icnt(std::uint64_t now);
   void tick_l2(std::uint64_t m);    // one L2 cycle of every slice
   void tick_dram(std::uint64_t d);  // one DRAM cycle of every channel
@@ -239,6 +245,10 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   // shared units fall back to ticking every busy slice every cycle (one slice's tick can give
   // another work).
   BitMask sm_busy_, part_busy_;
+  // SMs whose side sleeps (SmSide::sleep_from), and those of them with misses waiting for room
+  // at their request-network input; core ticks so far.
+  BitMask sm_asleep_, sm_asleep_inject_;
+  std::uint64_t core_ticks_ = 0;
   BitMask responders_;  // SMs whose response queue is not empty
   std::vector<std::uint64_t> part_next_;
   bool event_driven_ = true;
