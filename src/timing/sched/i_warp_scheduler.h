@@ -51,6 +51,16 @@ class IWarpScheduler : public sm::ISmObserver {
   // calls neither order() nor fills the order vector unless someone reads it (issue 48's ready
   // sets); it still reports every issue with issued().
   virtual bool rotates() const { return false; }
+  // Optional, for speed: every valid warp of the policy is blocked this cycle (on the
+  // scoreboard, a fence, a lock reply or room in the LD/ST queue), so no order can issue one.
+  // A policy whose order() always offers every valid warp may return true after doing what
+  // that call would have done beyond writing the order (GTO counts a rotation); the issue
+  // stage then takes the cycle's stall kind from its masks without calling order(). The
+  // default (false) calls order() as in any other cycle.
+  virtual bool all_blocked(Cycle now) {
+    (void)now;
+    return false;
+  }
   virtual void issued(int index, Cycle now) = 0;
   virtual void long_latency(int index, Cycle now) { (void)index, (void)now; }
   // No warp of the order could issue this cycle. Returns true when the policy changed what it

@@ -121,6 +121,18 @@ bool Sm::issue_one(int s, Cycle now) {
   }
   const bool rotating = rotated_last_[static_cast<size_t>(s)] != kNotRotating;
   if (rotating && rotation_ok_ && !events_.cycles()) return issue_rotated(s, now);
+  const std::uint64_t live_mask = view_live_mask_[static_cast<size_t>(s)];
+  // Every live warp blocked: the walk below would try none, whatever the order; a policy that
+  // offers every live warp need not write one (IWarpScheduler::all_blocked).
+  if ((live_mask & ~(blocked_ | ldst_blocked_)) == 0 && !events_.cycles() &&
+      static_cast<unsigned>(std::popcount(live_mask)) == view_live_[static_cast<size_t>(s)] &&
+      scheds_[static_cast<size_t>(s)]->all_blocked(now)) {
+    const StallKind k =
+        (live_mask & ldst_blocked_) != 0 ? StallKind::kStructural : StallKind::kData;
+    ++st.cycles[static_cast<int>(k)];
+    last_stall_[static_cast<size_t>(s)] = k;
+    return false;
+  }
   std::vector<int>& order = orders_[static_cast<size_t>(s)];
   scheds_[static_cast<size_t>(s)]->order(view, version_, now, order);
   StallKind best = StallKind::kCount;
@@ -166,7 +178,6 @@ bool Sm::issue_one(int s, Cycle now) {
     events_.deliver_cycle(SchedCycleEvent{now, s, std::span<const int>(mine.data(), n),
                                           std::span<const WarpCycle>(why.data(), n)});
   };
-  const std::uint64_t live_mask = view_live_mask_[static_cast<size_t>(s)];
   // Every live warp offered (the order holds only live warps, each once) and every one blocked:
   // the loop would try none of them. Its outcome comes from the masks.
   const bool all_blocked = (live_mask & ~(blocked_ | ldst_blocked_)) == 0 &&

@@ -30,10 +30,7 @@ class Gto final : public IWarpScheduler {
     }
     const size_t m = sorted_.size();
     const size_t turns = period_ > 0 && m > 0 ? static_cast<size_t>((now / period_) % m) : 0;
-    if (period_ > 0 && counters_ && now / period_ != epoch_) {
-      epoch_ = now / period_;
-      ++counters_[0];  // rotations
-    }
+    count_rotation(now);
     // Same inputs as the order this policy last wrote into `out`: it is still there.
     const std::uint64_t key = (static_cast<std::uint64_t>(turns) << 32) |
                               static_cast<std::uint32_t>(last_);
@@ -47,10 +44,22 @@ class Gto final : public IWarpScheduler {
       if (sorted_[k] != last_) out.push_back(sorted_[k]);
     memo_.remember(out, version, key);
   }
+  // The order is every valid warp (the greedy one first): none can issue, none is ordered.
+  bool all_blocked(Cycle now) override {
+    count_rotation(now);
+    return true;
+  }
   void issued(int index, Cycle) override { last_ = index; }
   std::string name() const override { return "gto"; }
 
  private:
+  void count_rotation(Cycle now) {
+    if (period_ > 0 && counters_ && now / period_ != epoch_) {
+      epoch_ = now / period_;
+      ++counters_[0];  // rotations
+    }
+  }
+
   std::uint64_t period_;
   std::uint64_t* counters_;
   std::uint64_t epoch_ = 0;
