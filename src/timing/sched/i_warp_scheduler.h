@@ -54,11 +54,12 @@ class IWarpScheduler : public sm::ISmObserver {
   // Optional, for speed: every valid warp of the policy is blocked this cycle (on the
   // scoreboard, a fence, a lock reply or room in the LD/ST queue), so no order can issue one.
   // A policy whose order() always offers every valid warp may return true after doing what
-  // that call would have done beyond writing the order (GTO counts a rotation); the issue
-  // stage then takes the cycle's stall kind from its masks without calling order(). The
-  // default (false) calls order() as in any other cycle.
-  virtual bool all_blocked(Cycle now) {
-    (void)now;
+  // order(warps, version, now, ...) would have done beyond writing the order (GTO counts a
+  // rotation; CAWA re-rates its warps and counts, but does not sort them); the issue stage
+  // then takes the cycle's stall kind from its masks without calling order(). The default
+  // (false) calls order() as in any other cycle.
+  virtual bool all_blocked(std::span<const SchedWarp> warps, std::uint64_t version, Cycle now) {
+    (void)warps, (void)version, (void)now;
     return false;
   }
   virtual void issued(int index, Cycle now) = 0;

@@ -126,7 +126,7 @@ bool Sm::issue_one(int s, Cycle now) {
   // offers every live warp need not write one (IWarpScheduler::all_blocked).
   if ((live_mask & ~(blocked_ | ldst_blocked_)) == 0 && !events_.cycles() &&
       static_cast<unsigned>(std::popcount(live_mask)) == view_live_[static_cast<size_t>(s)] &&
-      scheds_[static_cast<size_t>(s)]->all_blocked(now)) {
+      scheds_[static_cast<size_t>(s)]->all_blocked(views_[static_cast<size_t>(s)], version_, now)) {
     const StallKind k =
         (live_mask & ldst_blocked_) != 0 ? StallKind::kStructural : StallKind::kData;
     ++st.cycles[static_cast<int>(k)];

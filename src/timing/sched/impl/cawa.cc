@@ -79,21 +79,9 @@ class Cawa final : public IWarpScheduler, public CriticalWarps::ISource {
       version_ = version;
       rebuild(warps, now);
     }
-    const Cycle epoch = now / p_.period;
-    if (stale_ || epoch != epoch_) {
-      epoch_ = epoch;
-      stale_ = false;
-      resort(now);
-    }
-    const int n = static_cast<int>(warps.size());
-    const int greedy = p_.greedy && last_ >= 0 && last_ < n &&
-                               warps[static_cast<size_t>(last_)].valid &&
-                               warps[static_cast<size_t>(last_)].age == last_age_
-                           ? last_
-                           : -1;
-    const std::uint64_t key = (generation_ << 32) | static_cast<std::uint32_t>(greedy + 1);
-    if (memo_.holds(out, version, key)) return;
-    if (greedy >= 0 && counters_ && sorted_.front().index != greedy) ++counters_[kGreedyHolds];
+    if (rerate(now) || unsorted_) sort_entries();
+    const int greedy = greedy_of(warps);
+    count_greedy_hold(version, greedy, sorted_.front());
     // A resort that moved no warp (most: the order is nearly stable) leaves the order `out`
     // already holds, when the greedy warp is the same too.
     const bool same = !moved_ && built_.holds(out, version, static_cast<std::uint32_t>(greedy + 1));
@@ -105,7 +93,25 @@ class Cawa final : public IWarpScheduler, public CriticalWarps::ISource {
         if (e.index != greedy) out.push_back(e.index);
       built_.remember(out, version, static_cast<std::uint32_t>(greedy + 1));
     }
-    memo_.remember(out, version, key);
+  }
+
+  // No warp can issue: the ratings (and the board's marks, and the statistics) are what
+  // order() would make them; the sort waits for the next order() (it does not depend on the
+  // order it starts from), and the most critical warp is found without it.
+  bool all_blocked(std::span<const SchedWarp> warps, std::uint64_t version, Cycle now) override {
+    if (version != version_ || slot_of_.size() != warps.size()) return false;  // rebuild first
+    if (rerate(now)) unsorted_ = true;
+    const int greedy = greedy_of(warps);
+    if (greedy >= 0 && counters_ && !seen_.holds(version, key_of(greedy))) {
+      const Entry* top = &sorted_.front();
+      if (unsorted_)
+        for (const Entry& e : sorted_)
+          if (before(e, *top)) top = &e;
+      count_greedy_hold(version, greedy, *top);
+    } else {
+      seen_.version = version, seen_.key = key_of(greedy);
+    }
+    return true;
   }
 
   void issued(int index, Cycle) override {
@@ -250,12 +256,29 @@ class Cawa final : public IWarpScheduler, public CriticalWarps::ISource {
     moved_ = true;
   }
 
-  // Fresh criticalities; the previous order is nearly sorted, so insertion sort is linear in the
-  // common case. The comparison is a strict total order: the result does not depend on the
-  // previous order.
-  void resort(Cycle now) {
+  // Re-rates the warps when a re-evaluation is due (a new period, or a changed warp set):
+  // fresh criticalities, counted, and the board's marks to come from them. True when it did.
+  bool rerate(Cycle now) {
+    const Cycle epoch = now / p_.period;
+    if (!stale_ && epoch == epoch_) return false;
+    epoch_ = epoch;
+    stale_ = false;
     const std::int64_t total = p_.initial_ninst >= 0 ? p_.initial_ninst : furthest_;
     for (Entry& e : sorted_) e.crit = criticality(w_[static_cast<size_t>(e.warp_id)], now, total);
+    ++generation_;
+    if (counters_) ++counters_[kResorts];
+    if (board_ && !stale_marks_) {
+      stale_marks_ = true;
+      board_->stale.push_back(this);
+    }
+    return true;
+  }
+
+  // Sorts by the ratings; the previous order is nearly sorted, so insertion sort is linear in
+  // the common case. The comparison is a strict total order: the result does not depend on
+  // the previous order.
+  void sort_entries() {
+    unsorted_ = false;
     for (size_t i = 1; i < sorted_.size(); ++i) {
       const Entry x = sorted_[i];
       size_t j = i;
@@ -263,16 +286,29 @@ class Cawa final : public IWarpScheduler, public CriticalWarps::ISource {
       if (j != i) moved_ = true;
       sorted_[j] = x;
     }
-    ++generation_;
-    if (counters_) ++counters_[kResorts];
-    if (board_ && !stale_marks_) {
-      stale_marks_ = true;
-      board_->stale.push_back(this);
-    }
+  }
+
+  int greedy_of(std::span<const SchedWarp> warps) const {
+    const int n = static_cast<int>(warps.size());
+    return p_.greedy && last_ >= 0 && last_ < n && warps[static_cast<size_t>(last_)].valid &&
+                   warps[static_cast<size_t>(last_)].age == last_age_
+               ? last_
+               : -1;
+  }
+  std::uint64_t key_of(int greedy) const {
+    return (generation_ << 32) | static_cast<std::uint32_t>(greedy + 1);
+  }
+  // gCAWS held the greedy warp ahead of a more critical one (`top`), counted once per rating
+  // and greedy warp (as often as the order changes, not per cycle in a longer period).
+  void count_greedy_hold(std::uint64_t version, int greedy, const Entry& top) {
+    const std::uint64_t key = key_of(greedy);
+    if (seen_.holds(version, key)) return;
+    seen_.version = version, seen_.key = key;
+    if (greedy >= 0 && counters_ && top.index != greedy) ++counters_[kGreedyHolds];
   }
 
   // Marks each warp critical or not among the warps of its CTA that this scheduler holds, by the
-  // ratings of the last resort() (the board calls it when read after one).
+  // ratings of the last rerate() (the board calls it when read after one).
   void publish() override {
     stale_marks_ = false;
     std::fill(span_.begin(), span_.end(),
@@ -311,11 +347,16 @@ class Cawa final : public IWarpScheduler, public CriticalWarps::ISource {
   // a warp since.
   OrderMemo built_;
   bool moved_ = true;
+  bool unsorted_ = false;  // re-rated without sorting (all_blocked)
+  // The rating and greedy warp (key_of) the last order() or all_blocked() was asked with.
+  struct Seen {
+    std::uint64_t version = ~std::uint64_t{0}, key = 0;
+    bool holds(std::uint64_t v, std::uint64_t k) const { return v == version && k == key; }
+  } seen_;
   std::uint64_t stamp_ = 0;       // rebuilds done
   std::int64_t furthest_ = 0;     // the furthest progress of a warp (the learnt kernel length)
   int last_ = -1;
   std::uint64_t last_age_ = 0;
-  OrderMemo memo_;
 };
 
 }  // namespace

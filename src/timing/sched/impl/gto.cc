@@ -45,7 +45,7 @@ class Gto final : public IWarpScheduler {
     memo_.remember(out, version, key);
   }
   // The order is every valid warp (the greedy one first): none can issue, none is ordered.
-  bool all_blocked(Cycle now) override {
+  bool all_blocked(std::span<const SchedWarp>, std::uint64_t, Cycle now) override {
     count_rotation(now);
     return true;
   }

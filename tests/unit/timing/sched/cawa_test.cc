@@ -112,6 +112,38 @@ TEST(Cawa, MoreRemainingInstructionsRanksFirst) {
   EXPECT_EQ(r.counters[kLoopAdds], 1u);
 }
 
+// A cycle in which every warp is blocked (IWarpScheduler::all_blocked) re-rates the warps without
+// sorting them: the board's marks, the statistics and every later order are those of a run that
+// ordered the warps in that cycle too.
+TEST(Cawa, ABlockedCycleLeavesWhatAnOrderWould) {
+  for (const int period : {1, 3}) {
+    Rig a({{"cawa_period", config::Value(std::int64_t{period})}});
+    Rig b({{"cawa_period", config::Value(std::int64_t{period})}});
+    const auto w = warps({0, 1, 2, 3, 4});
+    for (Cycle t = 0; t < 60; ++t) {
+      // Warps issue and loop at different rates, so the order keeps changing.
+      const Order oa = a.order(w, t);
+      const bool blocked = t % 4 == 1 || t % 4 == 2;
+      if (!blocked || !b.s->all_blocked(w, 1, t)) {
+        EXPECT_EQ(b.order(w, t), oa) << "period " << period << ", cycle " << t;
+      }
+      if (!blocked) {
+        const int who = static_cast<int>((t * 7) % 5);
+        for (Rig* r : {&a, &b}) {
+          r->s->issued(who, t);
+          if (t % 5 == 0) r->branch(who, 0x40, 0x10, 0xffffffff);
+        }
+      }
+      for (int slot = 0; slot < 5; ++slot)
+        EXPECT_EQ(b.board().is_critical(slot), a.board().is_critical(slot))
+            << "period " << period << ", cycle " << t << ", slot " << slot;
+    }
+    EXPECT_EQ(b.order(w, 60), a.order(w, 60)) << "period " << period;
+    EXPECT_EQ(b.counters, a.counters) << "period " << period;
+    EXPECT_GT(a.counters[kGreedyHolds], 0u) << "period " << period;
+  }
+}
+
 // The same criticalities 9, 9, 79 on the SM's board: critical is above min + 0.5 x (max - min)
 // = 44 among the CTA's warps, so warp 2 only. cawa asks the L1 for CACP and lends it its CACP
 // counters (after gCAWS's four); gcaws publishes the same marks and asks for nothing.
@@ -353,7 +385,7 @@ TEST(CawaInSm, FinishesCountsEveryBranchAndRepeatsExactly) {
       const CawaRun a = run_cawa(sets);
       ASSERT_TRUE(a.done);
       ASSERT_EQ(a.stats.size(), static_cast<size_t>(sched::kNumStats));  // gCAWS's, CACP's
-      EXPECT_GT(a.stats[0], 0u);  // resorts
+      EXPECT_GT(a.stats[0], 0u);                                         // resorts
       // Warp w takes 2 x (3(w+1) - 1) back-edges; each warp skips once.
       EXPECT_EQ(a.seen.backward, 2u * (2 + 5 + 8 + 11));
       EXPECT_EQ(a.stats[2], a.seen.backward);
