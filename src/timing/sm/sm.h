@@ -289,6 +289,12 @@ class Sm final : public sched::IWarpView {
   std::uint64_t ldst_waiting_ = 0;
   // try_issue's outcome for a slot in ldst_waiting_ while the LD/ST queue is full.
   StallKind refuse_ldst(int slot, Cycle now);
+  // The stall kind of a scheduler whose `live` warps are all blocked or (`refused`) refused for
+  // LD/ST-queue room: structural when any waits for the LD/ST queue, else data (structural ranks
+  // before data, as the walks' minimum does).
+  StallKind blocked_kind(std::uint64_t live, std::uint64_t refused) const {
+    return ((live & ldst_blocked_) | refused) != 0 ? StallKind::kStructural : StallKind::kData;
+  }
   // Slots waiting on the scoreboard or a fence: skipped by the issue stage until a writeback
   // or a memory response (a bit mask, so the scan over a scheduler's warps stays in registers).
   std::uint64_t blocked_ = 0;

@@ -72,9 +72,7 @@ bool Sm::issue(Cycle now) {
       const std::uint64_t refused =
           ldst_queue_.size() >= p_.ldst_queue ? live & ldst_waiting_ & ~held : 0;
       if ((live & ~(held | refused)) == 0) {
-        // (Structural ranks before data, as in issue_rotated's minimum.)
-        const StallKind kind =
-            ((live & ldst_blocked_) | refused) != 0 ? StallKind::kStructural : StallKind::kData;
+        const StallKind kind = blocked_kind(live, refused);
         if (refused != 0 && free_pipe(UnitKind::kLdst, now) != nullptr) ldst_blocked_ |= refused;
         ++stats_.sched[s].cycles[static_cast<int>(kind)];
         last_stall_[s] = kind;
@@ -127,8 +125,7 @@ bool Sm::issue_one(int s, Cycle now) {
   if ((live_mask & ~(blocked_ | ldst_blocked_)) == 0 && !events_.cycles() &&
       static_cast<unsigned>(std::popcount(live_mask)) == view_live_[static_cast<size_t>(s)] &&
       scheds_[static_cast<size_t>(s)]->all_blocked(views_[static_cast<size_t>(s)], version_, now)) {
-    const StallKind k =
-        (live_mask & ldst_blocked_) != 0 ? StallKind::kStructural : StallKind::kData;
+    const StallKind k = blocked_kind(live_mask, 0);
     ++st.cycles[static_cast<int>(k)];
     last_stall_[static_cast<size_t>(s)] = k;
     return false;
@@ -182,8 +179,7 @@ bool Sm::issue_one(int s, Cycle now) {
   // the loop would try none of them. Its outcome comes from the masks.
   const bool all_blocked = (live_mask & ~(blocked_ | ldst_blocked_)) == 0 &&
                            order.size() == view_live_[static_cast<size_t>(s)];
-  if (all_blocked)
-    best = (live_mask & ldst_blocked_) != 0 ? StallKind::kStructural : StallKind::kData;
+  if (all_blocked) best = blocked_kind(live_mask, 0);
   for (int idx : all_blocked ? std::span<const int>() : std::span<const int>(order)) {
     const int slot = mine[static_cast<size_t>(idx)];
     const std::uint64_t bit = std::uint64_t{1} << slot;

@@ -102,15 +102,12 @@ class Cawa final : public IWarpScheduler, public CriticalWarps::ISource {
     if (version != version_ || slot_of_.size() != warps.size()) return false;  // rebuild first
     if (rerate(now)) unsorted_ = true;
     const int greedy = greedy_of(warps);
-    if (greedy >= 0 && counters_ && !seen_.holds(version, key_of(greedy))) {
-      const Entry* top = &sorted_.front();
-      if (unsorted_)
-        for (const Entry& e : sorted_)
-          if (before(e, *top)) top = &e;
-      count_greedy_hold(version, greedy, *top);
-    } else {
-      seen_.version = version, seen_.key = key_of(greedy);
-    }
+    // The most critical warp, looked for only when a hold would be counted.
+    const Entry* top = &sorted_.front();
+    if (unsorted_ && greedy >= 0 && counters_ && !seen_.holds(version, key_of(greedy)))
+      for (const Entry& e : sorted_)
+        if (before(e, *top)) top = &e;
+    count_greedy_hold(version, greedy, *top);
     return true;
   }
 
@@ -342,7 +339,7 @@ class Cawa final : public IWarpScheduler, public CriticalWarps::ISource {
   std::uint64_t version_ = ~std::uint64_t{0};
   Cycle epoch_ = kNever;
   bool stale_ = true;
-  std::uint64_t generation_ = 0;  // sorts done (part of the memo key)
+  std::uint64_t generation_ = 0;  // ratings done (part of seen_'s key)
   // What `out` was last built for (its greedy warp), and whether a rebuild or a resort has moved
   // a warp since.
   OrderMemo built_;
