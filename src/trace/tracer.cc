@@ -604,6 +604,18 @@ class Tracer::SmObserver final : public sm::ISmObserver {
   bool any_issue_ = false;
 };
 
+// Here rather than in tracer_memory.cc: it needs SmObserver complete.
+Tracer::Waiter Tracer::waiter(const mem::Packet& p, unsigned lane, Cycle now) const {
+  Waiter w;
+  w.sm = p.sm;
+  w.slot = hier_->warp_slot_of(p);
+  w.lane = lane;
+  w.since = now;
+  if (w.sm >= 0 && static_cast<std::size_t>(w.sm) < sms_.size() && w.slot >= 0)
+    std::tie(w.cta, w.warp) = sms_[static_cast<std::size_t>(w.sm)]->who(w.slot);
+  return w;
+}
+
 Tracer::Tracer(TraceOptions o) : o_(std::move(o)), writer_(o_.path) {}
 Tracer::~Tracer() = default;
 

@@ -70,17 +70,6 @@ void Tracer::atomic_occupancy(unsigned slice, std::size_t waiting, std::size_t r
   atomics_[slice].replying = replying;
 }
 
-Tracer::Waiter Tracer::waiter(const mem::Packet& p, unsigned lane, Cycle now) const {
-  Waiter w;
-  w.sm = p.sm;
-  w.slot = hier_->warp_slot_of(p);
-  w.lane = lane;
-  w.since = now;
-  if (w.sm >= 0 && static_cast<std::size_t>(w.sm) < sms_.size() && w.slot >= 0)
-    std::tie(w.cta, w.warp) = sms_[static_cast<std::size_t>(w.sm)]->who(w.slot);
-  return w;
-}
-
 // The queue's content since q.since ends at `now`: one span listing who waited.
 void Tracer::queue_span(Addr addr, LockQueue& q, Cycle now) {
   if (q.track < 0) {
