@@ -26,6 +26,10 @@ class IFetchPolicy {
   virtual void order(std::uint64_t wanting, unsigned num_slots, Cycle now,
                      std::vector<int>& out) = 0;
   virtual void fetched(int slot, Cycle now) = 0;
+  // True when order() would write `wanting`'s slots by ascending slot from `start`, wrapping
+  // round (a rotating policy): the fetch stage then walks the mask itself, only as far as it
+  // fetches, and does not call order().
+  virtual bool rotation(unsigned num_slots, unsigned& start) const { return false; }
   // True when order() reads the issue stage's orders (PolicyContext::issue_orders): the issue
   // stage then writes them every cycle even for a policy that could skip it (IWarpScheduler::rotates).
   virtual bool reads_issue_orders() const { return false; }

@@ -429,6 +429,8 @@ void Sm::update_fetch_bit(int s) {
                     (p_.fetch_empty_only ? ws.ib_count == 0 : ws.ib_count < p_.ibuffer_slots);
   const std::uint64_t bit = std::uint64_t{1} << s;
   fetchable_ = want ? (fetchable_ | bit) : (fetchable_ & ~bit);
+  const bool starved = ws.warp && ws.ib_count == 0 && !ws.fetch_stop;
+  starved_ = starved ? (starved_ | bit) : (starved_ & ~bit);
 }
 
 }  // namespace simtsync::sm
@@ -502,6 +504,8 @@ void Sm::reset_slot(int s) {
   hot_[static_cast<size_t>(s)] = HotWarp{};
   slots_[static_cast<size_t>(s)] = WarpSlot{};
   atomic_loops_[static_cast<size_t>(s)] = AtomicLoop{};
+  loop_slots_ &= ~(std::uint64_t{1} << s);
+  starved_ &= ~(std::uint64_t{1} << s);
   lock_wait_ &= ~(std::uint64_t{1} << s);
   ldst_waiting_ &= ~(std::uint64_t{1} << s);
 }

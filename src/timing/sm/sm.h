@@ -243,6 +243,8 @@ class Sm final : public sched::IWarpView {
   // Slots whose lock instruction's replies are out (seed 004 sec. 6.2): the warp issues nothing
   // until its reconvergence unit is ready again.
   std::uint64_t lock_wait_ = 0;
+  // Slots whose atomic_loops_ entry runs (acc set).
+  std::uint64_t loop_slots_ = 0;
   // A slot taken by a new warp or freed: its generic state and its mechanisms' state start over.
   void reset_slot(int s);
   std::vector<CtaSlot> ctas_;
@@ -299,6 +301,14 @@ class Sm final : public sched::IWarpView {
   // or a memory response (a bit mask, so the scan over a scheduler's warps stays in registers).
   std::uint64_t blocked_ = 0;
   std::uint64_t fetchable_ = 0;              // slots whose I-buffer wants an instruction
+  // Slots with a warp, an empty I-buffer and fetch not stopped: try_issue finds nothing to
+  // issue there and changes nothing, unless the slot is in lock_wait_, timed_units_ or
+  // loop_slots_ (its outcome: starved_kind). Kept by update_fetch_bit. Most warps a
+  // fetch-bound scheduler looks at are here (NW at paper size, issue 48).
+  std::uint64_t starved_ = 0;
+  // try_issue's outcome for each slot of `slots` (starved_, none in lock_wait_, timed_units_
+  // or loop_slots_), the least of them: exit, barrier, or the I-buffer's control or fetch wait.
+  StallKind starved_kind(std::uint64_t slots) const;
   std::uint64_t version_ = 0;                // bumps when warps arrive, finish or leave
   std::vector<std::uint64_t> view_version_;  // per scheduler: version its view was built at
   std::vector<std::vector<sched::SchedWarp>> views_;

@@ -51,6 +51,7 @@ StallKind Sm::issue_atomic_step(int slot, Cycle now) {
         // Every lane is done: the atomic completes (its result registers are ready).
         func::MemAccess* acc = lp.acc;
         lp = {};
+        loop_slots_ &= ~(std::uint64_t{1} << slot);
         finish_access(slot, acc, now);
         return StallKind::kIssued;
       }

@@ -15,20 +15,19 @@ bool Sm::fetch(Cycle now) {
   bool any = false;
   unsigned fetched = 0;
   if (fetchable_ == 0) return false;
-  fetch_policy_->order(fetchable_, static_cast<unsigned>(slots_.size()), now, fetch_order_);
-  for (int si : fetch_order_) {
-    if (fetched >= p_.fetch_width) break;
+  // One warp of the policy's order: fetch into its I-buffer.
+  auto visit = [&](int si) {
     const unsigned s = static_cast<unsigned>(si);
     WarpSlot& ws = slots_[s];
     if (ws.fetch_ready > now) {
       ++stats_.icache_stall_cycles;
-      continue;
+      return;
     }
     const func::ExecInst* in = ex_.program().at(ws.fetch_pc);
     if (!in) {
       ws.fetch_stop = true;  // past the end of the function: an implicit return
       update_fetch_bit(static_cast<int>(s));
-      continue;
+      return;
     }
     ++fetched;
     fetch_policy_->fetched(si, now);
@@ -52,7 +51,7 @@ bool Sm::fetch(Cycle now) {
       }
       ++stats_.icache_stall_cycles;
       any = true;
-      continue;
+      return;
     }
     // Decode up to sm.fetch_decode consecutive instructions of the fetched line into free
     // I-buffer entries (GPGPU-Sim 3.x decodes two per fetch); a control instruction ends it.
@@ -79,6 +78,21 @@ bool Sm::fetch(Cycle now) {
     note_slot_ready(si, now + p_.icache_hit_latency);
     update_fetch_bit(static_cast<int>(s));
     any = true;
+  };
+  const auto n = static_cast<unsigned>(slots_.size());
+  unsigned start = 0;
+  if (fetch_policy_->rotation(n, start)) {
+    // The order is the wanting slots from `start` up, wrapping: walked from the mask as it was
+    // at the start (visits change it), no further than the fetch width (most cycles one warp).
+    for (std::uint64_t m = std::rotr(fetchable_, static_cast<int>(start));
+         m != 0 && fetched < p_.fetch_width; m &= m - 1)
+      visit(static_cast<int>((start + static_cast<unsigned>(std::countr_zero(m))) % 64));
+    return any;
+  }
+  fetch_policy_->order(fetchable_, n, now, fetch_order_);
+  for (int si : fetch_order_) {
+    if (fetched >= p_.fetch_width) break;
+    visit(si);
   }
   return any;
 }

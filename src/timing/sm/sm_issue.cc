@@ -180,11 +180,16 @@ bool Sm::issue_one(int s, Cycle now) {
   const bool all_blocked = (live_mask & ~(blocked_ | ldst_blocked_)) == 0 &&
                            order.size() == view_live_[static_cast<size_t>(s)];
   if (all_blocked) best = blocked_kind(live_mask, 0);
+  const std::uint64_t starved = starved_ & ~(lock_wait_ | timed_units_ | loop_slots_);
   for (int idx : all_blocked ? std::span<const int>() : std::span<const int>(order)) {
     const int slot = mine[static_cast<size_t>(idx)];
     const std::uint64_t bit = std::uint64_t{1} << slot;
     if ((blocked_ | ldst_blocked_) & bit) {
       best = std::min(best, (ldst_blocked_ & bit) ? StallKind::kStructural : StallKind::kData);
+      continue;
+    }
+    if (starved & bit) {  // nothing buffered: try_issue would refuse it and change nothing
+      best = std::min(best, starved_kind(bit));
       continue;
     }
     const StallKind r = (ldst_waiting_ & bit) && ldst_queue_.size() >= p_.ldst_queue
@@ -241,8 +246,13 @@ bool Sm::issue_rotated(int s, Cycle now) {
   StallKind best = StallKind::kCount;
   if ((live & ldst_blocked_) | refused) best = StallKind::kStructural;
   if (live & blocked_ & ~ldst_blocked_) best = std::min(best, StallKind::kData);
+  // Warps with nothing buffered are not visited either: try_issue would refuse them and change
+  // nothing, so they matter only to the stall kind of a cycle without issue.
+  const std::uint64_t starved =
+      live & starved_ & ~(held | refused | lock_wait_ | timed_units_ | loop_slots_);
   // Rotated right by `first`, the walk's order is ascending bit order.
-  const std::uint64_t tried = std::rotr(live & ~(held | refused), static_cast<int>(first));
+  const std::uint64_t tried =
+      std::rotr(live & ~(held | refused | starved), static_cast<int>(first));
   for (std::uint64_t m = tried; m != 0; m &= m - 1) {
     const int at = std::countr_zero(m);
     const int slot = (at + static_cast<int>(first)) & 63;
@@ -266,6 +276,7 @@ bool Sm::issue_rotated(int s, Cycle now) {
     return true;
   }
   if (mark) ldst_blocked_ |= refused;
+  if (starved) best = std::min(best, starved_kind(starved));
   // `live` is not empty (issue_one), so some warp gave a kind.
   ++st.cycles[static_cast<int>(best)];
   last_stall_[static_cast<size_t>(s)] = best;
@@ -273,6 +284,22 @@ bool Sm::issue_rotated(int s, Cycle now) {
       scheds_[static_cast<size_t>(s)]->nothing_ready(now))
     sched_changed_ = true;
   return false;
+}
+
+StallKind Sm::starved_kind(std::uint64_t slots) const {
+  // The checks try_issue makes before it finds the I-buffer empty, in its order.
+  StallKind best = StallKind::kCount;
+  for (std::uint64_t m = slots; m != 0; m &= m - 1) {
+    const auto slot = static_cast<std::size_t>(std::countr_zero(m));
+    const func::WarpState st = hot_[slot].state;
+    const StallKind k = st == func::WarpState::kFinished    ? StallKind::kExit
+                        : st == func::WarpState::kAtBarrier ? StallKind::kBarrier
+                        : slots_[slot].control_flush        ? StallKind::kControl
+                                                            : StallKind::kFetch;
+    best = std::min(best, k);
+    if (best == StallKind::kBarrier) break;  // the least these can give
+  }
+  return best;
 }
 
 StallKind Sm::refuse_ldst(int slot, Cycle now) {
@@ -423,6 +450,7 @@ StallKind Sm::try_issue(int slot, Cycle now, int sched) {
       // Its first micro-operation, the LDSLK, is this issue; the loop takes it from here.
       atomic_loops_[static_cast<size_t>(slot)] = {acc, acc->mask, 0, AtomicLoop::Step::kWait,
                                                   now, false};
+      loop_slots_ |= std::uint64_t{1} << slot;
       ++stats_.atomic_uops;
     }
   } else {

@@ -19,6 +19,10 @@ class FetchRr final : public IFetchPolicy {
     }
   }
   void fetched(int slot, Cycle) override { next_ = static_cast<unsigned>(slot) + 1; }
+  bool rotation(unsigned n, unsigned& start) const override {
+    start = n ? next_ % n : 0;
+    return true;
+  }
   std::string name() const override { return "rr"; }
 
  private:
