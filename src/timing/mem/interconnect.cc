@@ -6,6 +6,7 @@ namespace simtsync::mem {
 
 Crossbar::Crossbar(unsigned inputs, unsigned outputs, const IcntParams& p)
     : p_(p),
+      head_out_(inputs, 0),
       input_free_(inputs, 0),
       output_free_(outputs, 0),
       rr_(outputs, 0),
@@ -29,6 +30,7 @@ bool Crossbar::inject(unsigned in, unsigned out, const Packet& p, unsigned bytes
     ++stats_.inject_refusals;
     return false;
   }
+  if (inputs_[in].empty()) head_out_[in] = out;
   inputs_[in].try_push(Flow{p, out, std::max(1u, flits_of(bytes)), now_});
   if (inputs_[in].full()) full_in_.set(in);
   queued_inputs_.set(in);
@@ -67,7 +69,7 @@ void Crossbar::tick(std::uint64_t now) {
   queued_inputs_.for_each([&](std::size_t k) {
     const auto i = static_cast<unsigned>(k);
     if (input_free_[i] > now) return;
-    const unsigned o = inputs_[i].front().out;
+    const unsigned o = head_out_[i];
     const unsigned b = best_[o];
     if (b == kNone)
       wanted_.push_back(o);
@@ -89,7 +91,10 @@ void Crossbar::tick(std::uint64_t now) {
     const Flow f = q.front();
     q.pop();
     full_in_.clear(i);
-    if (q.empty()) queued_inputs_.clear(i);
+    if (q.empty())
+      queued_inputs_.clear(i);
+    else
+      head_out_[i] = q.front().out;
     --queued_;
     const std::uint64_t cycles = (f.flits + p_.flits_per_cycle - 1) / p_.flits_per_cycle;
     output_free_[o] = input_free_[i] = now + cycles;

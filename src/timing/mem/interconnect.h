@@ -78,6 +78,9 @@ class Crossbar {
   };
   IcntParams p_;
   std::vector<BoundedQueue<Flow>> inputs_;
+  // Per input: the output its head packet wants (while it has one). The arbitration reads this
+  // dense array instead of each input's buffer (a cache line of its own per input).
+  std::vector<unsigned> head_out_;
   std::vector<std::uint64_t> input_free_, output_free_;
   std::vector<unsigned> rr_;
   static constexpr unsigned kNone = ~0u;

@@ -17,11 +17,16 @@ L1Cache::L1Cache(const L1Params& p, const CacheGeometry& geo, unsigned latency, 
       hits_(std::max(4u, latency + 2)) {}
 
 void L1Cache::enable_cacp(const CriticalWarps* board, Cacp::RequesterFn who) {
+  ++version_;
   cacp_ = std::make_unique<Cacp>(p_.cacp, geo_, tags_, board, std::move(who));
 }
 
 L1Outcome L1Cache::access_slow(const Packet& p, Cycle now) {
-  auto count_kind = [&] { stats_.count(p.kind); };
+  // Every outcome but a refusal changes something (count_kind() runs on each of them).
+  auto count_kind = [&] {
+    ++version_;
+    stats_.count(p.kind);
+  };
   if (p_.write_through && p_.enabled && !p_.perfect && !p.bypass_l1 &&
       p.kind == PacketKind::kStore) {
     // Write-through: a store that hits every sector it writes, with no fill of the line in
@@ -31,10 +36,7 @@ L1Outcome L1Cache::access_slow(const Packet& p, Cycle now) {
     // interconnect traversal before it reaches L2 (docs/memory-model.md).
     const std::uint32_t have = cacp_ ? cacp_->probe(p.line) : tags_.probe(p.line, true);
     if ((p.sectors & ~have) == 0 && !mshr_.pending(p.line)) {
-      if (miss_q_.full()) {
-        ++stats_.reservation_failures;
-        return L1Outcome::kRetry;
-      }
+      if (miss_q_.full()) return refuse(p, Full::kMissQueue);
       perf_.perform(p);
       Packet w = p;
       w.performed = true;
@@ -45,10 +47,7 @@ L1Outcome L1Cache::access_slow(const Packet& p, Cycle now) {
     }
   }
   if (p.bypass_l1 || p.kind != PacketKind::kLoad || !p_.enabled) {
-    if (!miss_q_.try_push(p)) {
-      ++stats_.reservation_failures;
-      return L1Outcome::kRetry;
-    }
+    if (!miss_q_.try_push(p)) return refuse(p, Full::kMissQueue);
     if (p.kind != PacketKind::kLoad) {
       // Write-evict: the line leaves L1 (and a fill in flight will not install it), so later
       // loads of this SM go to L2 behind the write and see it. Loads merged into that fill came
@@ -68,10 +67,7 @@ L1Outcome L1Cache::access_slow(const Packet& p, Cycle now) {
                              : cacp_    ? cacp_->probe(p.line)
                                         : tags_.probe(p.line, true);
   if ((p.sectors & ~have) == 0 && !mshr_.pending(p.line)) {
-    if (hits_.full()) {
-      ++stats_.reservation_failures;
-      return L1Outcome::kRetry;
-    }
+    if (hits_.full()) return refuse(p, Full::kHits);
     perf_.perform(p);
     hits_.try_push(p, now + latency_);
     if (cacp_) cacp_->hit(p);
@@ -80,10 +76,7 @@ L1Outcome L1Cache::access_slow(const Packet& p, Cycle now) {
     return L1Outcome::kHit;
   }
   const std::uint32_t fetch = p_.fill_whole_line ? tags_.all_sectors() : (p.sectors & ~have);
-  if (!mshr_.pending(p.line) && miss_q_.full()) {
-    ++stats_.reservation_failures;
-    return L1Outcome::kRetry;
-  }
+  if (!mshr_.pending(p.line) && miss_q_.full()) return refuse(p, Full::kMissQueue);
   switch (mshr_.add(p.line, p, fetch)) {
     case MshrResult::kNew: {
       Packet f = p;
@@ -106,21 +99,18 @@ L1Outcome L1Cache::access_slow(const Packet& p, Cycle now) {
       // it goes down now on its own, read at L2 and answered without filling L1, instead of
       // holding the SM's L1 port until that fill is back (GPGPU-Sim's sector cache also sends
       // it at once; it fills the sectors too).
-      if (!miss_q_.try_push(p)) {
-        ++stats_.reservation_failures;
-        return L1Outcome::kRetry;
-      }
+      if (!miss_q_.try_push(p)) return refuse(p, Full::kMissQueue);
       if (cacp_) cacp_->miss(p, false);
       count_kind();
       ++stats_.misses;
       return L1Outcome::kBypass;
-    default:
-      ++stats_.reservation_failures;
-      return L1Outcome::kRetry;
+    default:  // MSHRs full, or the line's entry full or closed
+      return refuse(p, Full::kOther);
   }
 }
 
 void L1Cache::fill(const Packet& reply, std::vector<Packet>& done) {
+  ++version_;
   const bool stale = mshr_.closed(reply.line);
   std::vector<Packet>& waiters = released_;
   mshr_.release(reply.line, waiters);

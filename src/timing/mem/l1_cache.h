@@ -31,11 +31,24 @@ class L1Cache {
           std::uint8_t fill_tag);
 
   L1Outcome access(const Packet& p, Cycle now) {
-    if (refuses_at_once(p)) {
+    if (refuses_at_once(p) || refuses_again(p)) {
       ++stats_.reservation_failures;
       return L1Outcome::kRetry;
     }
     return access_slow(p, now);
+  }
+  // access() refused this same packet last time, and nothing in the cache changed since (no
+  // access taken, fill, miss sent on or hit completed; the tags are not CACP's): it refuses it
+  // again, and the refusal changed nothing but the count (a refused access only touches its
+  // line's LRU, already the newest). The retries of an SM whose MSHRs are full (a
+  // bandwidth-bound kernel: TSP at paper size refuses ten packets a cycle) skip the tags and
+  // MSHRs (issue 48).
+  bool refuses_again(const Packet& p) const {
+    return refused_at_ == version_ &&
+           (refused_misses_ == kAny || refused_misses_ == misses_sent_) &&
+           (refused_hits_ == kAny || refused_hits_ == hits_done_) && p.line == refused_line_ &&
+           p.sectors == refused_sectors_ && p.kind == refused_kind_ &&
+           p.bypass_l1 == refused_bypass_;
   }
   // access() refuses `p` before looking at anything but the miss queue, and changes nothing but
   // the count of reservation failures: a packet that goes down as it is (an atomic, a
@@ -51,11 +64,17 @@ class L1Cache {
   // The cycle the oldest hit completes (kNever: none in its pipeline).
   Cycle next_hit() const { return hits_.empty() ? kNever : hits_.next_ready(); }
   Packet& front_hit() { return hits_.front(); }
-  void pop_hit() { hits_.pop(); }
+  void pop_hit() {
+    hits_.pop();
+    ++hits_done_;
+  }
   // Misses and bypassing packets waiting for the interconnect.
   bool has_miss() const { return !miss_q_.empty(); }
   Packet& front_miss() { return miss_q_.front(); }
-  void pop_miss() { miss_q_.pop(); }
+  void pop_miss() {
+    miss_q_.pop();
+    ++misses_sent_;
+  }
   // A fill for a line this cache requested: installs it and appends the loads it completes.
   void fill(const Packet& reply, std::vector<Packet>& done);
   bool busy() const { return !hits_.empty() || !miss_q_.empty() || !mshr_.empty(); }
@@ -68,6 +87,23 @@ class L1Cache {
 
  private:
   L1Outcome access_slow(const Packet& p, Cycle now);
+  // A reservation failure of `p`, remembered for refuses_again(): `full_miss_queue` when the
+  // miss queue being full refused it (a miss sent on may change the outcome), `full_hits` when
+  // the hit pipeline being full did (a hit completing may).
+  enum class Full : std::uint8_t { kMissQueue, kHits, kOther };
+  L1Outcome refuse(const Packet& p, Full why) {
+    ++stats_.reservation_failures;
+    if (!cacp_) {
+      refused_at_ = version_;
+      refused_misses_ = why == Full::kMissQueue ? misses_sent_ : kAny;
+      refused_hits_ = why == Full::kHits ? hits_done_ : kAny;
+      refused_line_ = p.line;
+      refused_sectors_ = p.sectors;
+      refused_kind_ = p.kind;
+      refused_bypass_ = p.bypass_l1;
+    }
+    return L1Outcome::kRetry;
+  }
   // access() sends `p` to the miss queue whatever the tags say (no write-through path).
   bool goes_down_as_is(const Packet& p) const {
     return (p.bypass_l1 || p.kind == PacketKind::kAtomic ||
@@ -85,6 +121,21 @@ class L1Cache {
   BoundedQueue<Packet> miss_q_;
   DelayPipe<Packet> hits_;
   CacheStats stats_;
+  // Bumped by everything else that can change an access's outcome (an access taken, a fill);
+  // refused_at_ is its value at the last refusal (version_ starts above it: no refusal yet).
+  // Misses sent on and hits completed are counted apart: they matter only to a refusal for a
+  // full miss queue or hit pipeline (kAny: to none).
+  static constexpr std::uint64_t kAny = ~std::uint64_t{0};
+  std::uint64_t version_ = 1;
+  std::uint64_t misses_sent_ = 0;
+  std::uint64_t hits_done_ = 0;
+  std::uint64_t refused_at_ = 0;
+  std::uint64_t refused_misses_ = kAny;
+  std::uint64_t refused_hits_ = kAny;
+  Addr refused_line_ = 0;
+  std::uint32_t refused_sectors_ = 0;
+  PacketKind refused_kind_ = PacketKind::kLoad;
+  bool refused_bypass_ = false;
   std::unique_ptr<Cacp> cacp_;  // null: the tags are tags_ (LRU)
 };
 

@@ -223,6 +223,7 @@ void MemoryHierarchy::commit_sm(SmSide& s) {
     st_.transactions += npk;
     q.remaining = static_cast<unsigned>(npk);
     ++outstanding_;
+    quiet_known_ = false;
     if (npk == 0) {  // no active lane: nothing to move
       s.responses.push_back(e.r);
       responders_.set(static_cast<std::size_t>(e.r.sm));
@@ -513,13 +514,14 @@ void MemoryHierarchy::tick_sm(std::size_t i, Cycle now) {
   // after it until a reply arrives (replies were all taken above), the input frees (misses
   // still waiting means it is full) or the SM sends again (its coalescer is then empty): no
   // hit in either pipeline, and the entering packet, if any, refused before anything is looked
-  // at (issue 48: most SMs of a lock kernel wait so most cycles).
+  // at or refused as it was last time with nothing changed since (issue 48: most SMs of a lock
+  // kernel wait so most cycles, and those of a bandwidth-bound one wait for an MSHR).
   if (s.l1->next_hit() != kNever || s.cc->next_hit() != kNever) return;
   L1Cache* refusing = nullptr;
   if (s.next < s.pending.size()) {
     const Packet& pk = s.pending[s.next];
     refusing = pk.line >= kConstBase ? s.cc.get() : s.l1.get();
-    if (!refusing->refuses_at_once(pk)) return;
+    if (!refusing->refuses_at_once(pk) && !refusing->refuses_again(pk)) return;
   }
   s.sleep_from = core_ticks_;
   s.sleep_refusing = refusing;
@@ -612,11 +614,14 @@ void MemoryHierarchy::tick(Cycle now) {
 }
 
 bool MemoryHierarchy::quiet() const {
-  if (outstanding_ != 0 || req_net_.busy() || rep_net_.busy()) return false;
+  if (outstanding_ != 0) return false;
+  if (quiet_known_) return true;
+  if (req_net_.busy() || rep_net_.busy()) return false;
   for (const auto& mp : parts_)
     if (mp->busy()) return false;  // the partitions' shared units included
   for (const auto& ch : channels_)
     if (ch->busy()) return false;  // write-backs still draining
+  quiet_known_ = true;
   return true;
 }
 

@@ -262,6 +262,10 @@ class MemoryHierarchy final : public IMemPort, public IPerform, public IAtomicLa
   std::vector<Req> reqs_;
   std::vector<std::uint32_t> free_reqs_;
   std::uint64_t outstanding_ = 0;        // warp requests not yet returned to their SM
+  // quiet() held with nothing sent since: only a request (outstanding_) gives the hierarchy
+  // work again, so the scan of every partition and channel is not repeated each cycle (3% of
+  // a compute-bound run, NW at paper size: issue 48).
+  mutable bool quiet_known_ = false;
   std::uint64_t responses_waiting_ = 0;  // in the SMs' response queues, all SMs
   bool deferred_ = false;
   Cycle last_now_ = 0;

@@ -268,6 +268,58 @@ TEST(L1Cache, FullMshrsAreAReservationFailure) {
   EXPECT_EQ(c.stats().reservation_failures, 1u);
 }
 
+// A refusal is remembered (L1Cache::refuses_again): the same packet is refused again without
+// a look at the tags while nothing that decides it changed, and taken as soon as something did.
+// A full table waits for a fill, not for a miss to leave; a full miss queue for a miss to leave;
+// a full hit pipeline for a hit to complete.
+TEST(L1Cache, ARefusalHoldsUntilWhatRefusedItChanges) {
+  RecordPerform perf;
+  L1Params p;
+  p.mshrs = 1;
+  p.miss_queue = 2;
+  L1Cache c(p, CacheGeometry{16384, 4, 128, 32}, 1, perf, 1);
+  EXPECT_EQ(c.access(load(0), 0), L1Outcome::kMiss);
+  for (Cycle t = 1; t <= 3; ++t) EXPECT_EQ(c.access(load(128), t), L1Outcome::kRetry);
+  EXPECT_TRUE(c.refuses_again(load(128)));
+  EXPECT_FALSE(c.refuses_again(load(256, 2)));  // another packet: not remembered
+  Packet down = c.front_miss();
+  c.pop_miss();  // the table is still full
+  EXPECT_TRUE(c.refuses_again(load(128)));
+  EXPECT_EQ(c.access(load(128), 4), L1Outcome::kRetry);
+  std::vector<Packet> done;
+  c.fill(down, done);  // frees the entry
+  EXPECT_FALSE(c.refuses_again(load(128)));
+  EXPECT_EQ(c.access(load(128), 5), L1Outcome::kMiss);
+  EXPECT_EQ(c.stats().reservation_failures, 4u);
+
+  // The miss queue (two entries) full of fills, MSHRs to spare.
+  p.mshrs = 8;
+  L1Cache q(p, CacheGeometry{16384, 4, 128, 32}, 1, perf, 1);
+  EXPECT_EQ(q.access(load(0), 0), L1Outcome::kMiss);
+  EXPECT_EQ(q.access(load(128), 1), L1Outcome::kMiss);
+  EXPECT_EQ(q.access(load(256), 2), L1Outcome::kRetry);
+  EXPECT_EQ(q.access(load(256), 3), L1Outcome::kRetry);
+  EXPECT_TRUE(q.refuses_again(load(256)));
+  q.pop_miss();
+  EXPECT_FALSE(q.refuses_again(load(256)));
+  EXPECT_EQ(q.access(load(256), 4), L1Outcome::kMiss);
+
+  // The hit pipeline (four entries at latency 1) full of hits on line 0.
+  L1Cache h(L1Params{}, CacheGeometry{16384, 4, 128, 32}, 1, perf, 1);
+  EXPECT_EQ(h.access(load(0), 0), L1Outcome::kMiss);
+  Packet fill = h.front_miss();
+  h.pop_miss();
+  h.fill(fill, done);
+  unsigned hits = 0;
+  while (h.access(load(0), 1) == L1Outcome::kHit) ++hits;
+  EXPECT_EQ(hits, 4u);
+  EXPECT_TRUE(h.refuses_again(load(0)));
+  ASSERT_TRUE(h.has_hit(2));
+  h.pop_hit();
+  EXPECT_FALSE(h.refuses_again(load(0)));
+  EXPECT_EQ(h.access(load(0), 2), L1Outcome::kHit);
+}
+
 TEST(L1Cache, StoresAtomicsAndVolatileLoadsBypass) {
   RecordPerform perf;
   L1Cache c(L1Params{}, CacheGeometry{16384, 4, 128, 32}, 20, perf, 1);
